@@ -183,14 +183,27 @@ pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Cli, Exi
                     Some(clap::error::ContextValue::Strings(names)) => names.join(", "),
                     _ => "an argument".to_owned(),
                 };
-                let _ = writeln!(std::io::stderr(), "redc: missing required argument {missing} (see 'redc --help')");
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "redc: missing required argument {missing} (see 'redc --help')"
+                );
                 ExitCode::from(BAD_INPUT)
             }
             _ => {
                 let text = e.render().to_string();
                 let first = text.lines().next().unwrap_or("invalid arguments");
                 let first = first.strip_prefix("error: ").unwrap_or(first);
-                let _ = writeln!(std::io::stderr(), "redc: {} (see 'redc --help')", one_line(first));
+                let valid = match e.get(clap::error::ContextKind::ValidValue) {
+                    Some(clap::error::ContextValue::Strings(v)) => {
+                        format!("; possible values: {}", v.join(", "))
+                    }
+                    _ => String::new(),
+                };
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "redc: {}{valid} (see 'redc --help')",
+                    one_line(first)
+                );
                 ExitCode::from(BAD_INPUT)
             }
         }

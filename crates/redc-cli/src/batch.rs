@@ -40,10 +40,7 @@ pub(crate) fn run(
     let reader: Box<dyn Read> = if input.as_os_str() == "-" {
         Box::new(std::io::stdin())
     } else {
-        Box::new(
-            std::fs::File::open(input)
-                .map_err(|e| bad_input!("--batch {}: {}", input.display(), e))?,
-        )
+        Box::new(std::fs::File::open(input).map_err(|e| bad_input!("--batch {}: {}", input.display(), e))?)
     };
     let mut sink = Sink::open(output)?;
     let mut progress = Progress::new();
@@ -68,7 +65,9 @@ pub(crate) fn run(
     progress.done(lines);
     sink.finish()?;
     if bad > 0 {
-        eprintln_one(&format!("redc: {bad} of {lines} lines had errors (see their \"error\" fields)"));
+        eprintln_one(&format!(
+            "redc: {bad} of {lines} lines had errors (see their \"error\" fields)"
+        ));
         return Ok(ExitCode::from(crate::failure::BAD_INPUT));
     }
     Ok(ExitCode::SUCCESS)

@@ -34,15 +34,27 @@ fn worked_example(out: &mut String) {
     let _ = writeln!(out, "M = 251, -M^-1 mod 2^8 = {}", m.n0_inv());
     for product in Product::ALL {
         let z = m.multiplier(product).mul(&x, &y);
-        let _ = writeln!(out, "  {:<6} MonPro(147, 92) = 147·92·2^-8 mod 251 = {}", product.name(), z.digits()[0]);
+        let _ = writeln!(
+            out,
+            "  {:<6} MonPro(147, 92) = 147·92·2^-8 mod 251 = {}",
+            product.name(),
+            z.digits()[0]
+        );
     }
 }
 
 /// 000 §3.2: debug at w = 8 with a 32-bit modulus, per exponent bit.
 fn small_trace(out: &mut String) {
     out.push_str("\n== Trace per exponent bit, as 000 §3.2 debugged (w = 8, 32-bit modulus) ==\n");
-    let (b, e, n) = (Nat::<u8>::from_u64(0x1234_5678), Nat::from_u64(0b1011), Nat::from_u64(0xfffe_fff1));
-    let opts = PowOptions { product: Product::Sos, schedule: Schedule::Ltr };
+    let (b, e, n) = (
+        Nat::<u8>::from_u64(0x1234_5678),
+        Nat::from_u64(0b1011),
+        Nat::from_u64(0xfffe_fff1),
+    );
+    let opts = PowOptions {
+        product: Product::Sos,
+        schedule: Schedule::Ltr,
+    };
     let mut trace = Trace::new();
     let r = modpow(&b, &e, &n, opts, Some(&mut trace)).expect("modulus is not zero");
     let _ = writeln!(out, "0x12345678^11 mod 0xfffefff1, SOS product, left-to-right");
@@ -104,7 +116,13 @@ fn agreement(out: &mut String) {
 fn even_modulus(out: &mut String) {
     out.push_str("\n== Any modulus, even ones too: n = 2^t·m, Montgomery mod m, CRT ==\n");
     let n = Nat::<u32>::from_u64(1_000_003).shl(64);
-    let r = modpow(&Nat::from_u64(3), &Nat::from_u64(1_000_000), &n, PowOptions::default(), None)
-        .expect("modulus is not zero");
+    let r = modpow(
+        &Nat::from_u64(3),
+        &Nat::from_u64(1_000_000),
+        &n,
+        PowOptions::default(),
+        None,
+    )
+    .expect("modulus is not zero");
     let _ = writeln!(out, "pow(3, 1000000, 2^64·1000003) = {r}");
 }

@@ -54,7 +54,9 @@ pub(crate) fn trace_table<W: Word>(n: &Nat<W>, trace: &Trace<W>, opts: PowOption
     let m = n.shr(t);
     let mut out = String::new();
     let Ok(modulus) = Modulus::new(&m) else {
-        out.push_str(&format!("# no Montgomery exponentiation: the odd part of the modulus is {m}\n"));
+        out.push_str(&format!(
+            "# no Montgomery exponentiation: the odd part of the modulus is {m}\n"
+        ));
         return out;
     };
     out.push_str(&format!(
@@ -64,7 +66,11 @@ pub(crate) fn trace_table<W: Word>(n: &Nat<W>, trace: &Trace<W>, opts: PowOption
         W::BITS,
         modulus.len(),
         m.to_hex(),
-        if t > 0 { format!(" (odd part of MOD = 2^{t}·m)") } else { String::new() },
+        if t > 0 {
+            format!(" (odd part of MOD = 2^{t}·m)")
+        } else {
+            String::new()
+        },
     ));
     out.push_str(&format!(
         "# n0' = 0x{:x}, R mod m = 0x{}, R^2 mod m = 0x{}\n",
@@ -93,7 +99,11 @@ fn format_rows<W: Word>(rows: &[TraceRow<W>]) -> String {
             lines.push([
                 step.to_string(),
                 row.bit.map_or_else(|| "-".to_owned(), |b| b.to_string()),
-                if row.bit.is_some() { row.digit.to_string() } else { "-".to_owned() },
+                if row.bit.is_some() {
+                    row.digit.to_string()
+                } else {
+                    "-".to_owned()
+                },
                 row.op.to_owned(),
                 reg.name.to_owned(),
                 format!("0x{}", reg.mont.to_hex()),

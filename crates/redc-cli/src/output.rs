@@ -26,7 +26,10 @@ impl Sink {
         let Some(dest) = path.filter(|p| p.as_os_str() != "-") else {
             return Ok(Sink::Stdout(BufWriter::new(std::io::stdout())));
         };
-        let name = dest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = dest
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let tmp = dest.with_file_name(format!(".{name}.redc-{}.tmp", std::process::id()));
         let file = File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         Ok(Sink::File {
@@ -50,7 +53,10 @@ impl Sink {
             Sink::Stdout(w) => w.flush().context("cannot write to stdout"),
             Sink::File { out, tmp, dest } => {
                 let w = out.take().expect("sink already finished");
-                let file = w.into_inner().map_err(|e| e.into_error()).context("cannot write output")?;
+                let file = w
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .context("cannot write output")?;
                 file.sync_all().context("cannot write output")?;
                 std::fs::rename(&*tmp, &*dest).with_context(|| format!("cannot rename output to {}", dest.display()))
             }

@@ -23,7 +23,7 @@ pub mod word;
 
 pub use exp::{Schedule, Trace};
 pub use modpow::{ModpowError, PowOptions, modpow};
-pub use mont::{ModulusError, Modulus, MontElem, Multiplier, OpCounts, Product};
+pub use mont::{Modulus, ModulusError, MontElem, Multiplier, OpCounts, Product};
 pub use nat::Nat;
 pub use nat::text::ParseNatError;
 pub use word::Word;

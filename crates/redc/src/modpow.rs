@@ -94,7 +94,9 @@ fn inv_mod_2k<W: Word>(m: &Nat<W>, k: usize) -> Nat<W> {
         let two = Nat::from_u64(2).shl(good); // 2 + 2^good ≡ 2 (mod 2^good), keeps the difference non-negative
         let my = m.mul(&y).low_bits(good);
         let two_plus = two.add(&Nat::from_u64(2));
-        y = y.mul(&two_plus.checked_sub(&my).expect("2^(g+1) + 2 > m·y mod 2^g")).low_bits(good);
+        y = y
+            .mul(&two_plus.checked_sub(&my).expect("2^(g+1) + 2 > m·y mod 2^g"))
+            .low_bits(good);
     }
     y.low_bits(k)
 }
@@ -117,7 +119,13 @@ mod tests {
     #[test]
     fn pythons_corner_cases() {
         let p = |b: u64, e: u64, n: u64| {
-            modpow::<u16>(&Nat::from_u64(b), &Nat::from_u64(e), &Nat::from_u64(n), PowOptions::default(), None)
+            modpow::<u16>(
+                &Nat::from_u64(b),
+                &Nat::from_u64(e),
+                &Nat::from_u64(n),
+                PowOptions::default(),
+                None,
+            )
         };
         assert_eq!(p(5, 0, 1), Ok(Nat::zero()));
         assert_eq!(p(0, 0, 7), Ok(Nat::one()));

@@ -239,7 +239,9 @@ impl<W: Word> Modulus<W> {
 
     /// 1 in Montgomery form (`R mod n`, 000 Fig. 1 Step 3).
     pub fn one(&self) -> MontElem<W> {
-        MontElem { digits: self.r_mod_n.clone() }
+        MontElem {
+            digits: self.r_mod_n.clone(),
+        }
     }
 
     /// A multiplier running schedule `product`, without counting.
@@ -375,7 +377,9 @@ impl<'m, W: Word, M: Meter> Multiplier<'m, W, M> {
                 .unwrap_or_else(|| vec![W::ZERO; s])
         };
         let xr = MontElem { digits: reduced };
-        let r2 = MontElem { digits: self.modulus.r2_mod_n.clone() };
+        let r2 = MontElem {
+            digits: self.modulus.r2_mod_n.clone(),
+        };
         self.mul(&xr, &r2)
     }
 

@@ -50,7 +50,11 @@ fn check_products<W: Word>(n: &BigUint, a: &BigUint, b: &BigUint) {
         let plain = mm.from_mont(&p);
         assert_eq!(big(&plain), expect_ab, "{product:?} w={} n={n:x}", W::BITS);
         // Raw MonPro of the plain values: out·R ≡ a·b and out < n.
-        let raw = big(&Nat::from_digits(mm.mul(&mm_elem(&modulus, &a, product), &mm_elem(&modulus, &b, product)).digits().to_vec()));
+        let raw = big(&Nat::from_digits(
+            mm.mul(&mm_elem(&modulus, &a, product), &mm_elem(&modulus, &b, product))
+                .digits()
+                .to_vec(),
+        ));
         assert!(raw < *n);
         assert_eq!((&raw * &r) % n, expect_ab);
     }
@@ -70,7 +74,12 @@ fn check_modpow<W: Word>(b: &BigUint, e: &BigUint, n: &BigUint) {
     for product in Product::ALL {
         for schedule in Schedule::ALL {
             let got = modpow::<W>(&nat(b), &nat(e), &nat(n), PowOptions { product, schedule }, None).unwrap();
-            assert_eq!(big(&got), expect, "{product:?} {schedule:?} w={} b={b:x} e={e:x} n={n:x}", W::BITS);
+            assert_eq!(
+                big(&got),
+                expect,
+                "{product:?} {schedule:?} w={} b={b:x} e={e:x} n={n:x}",
+                W::BITS
+            );
         }
     }
 }

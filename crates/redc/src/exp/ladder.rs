@@ -44,7 +44,14 @@ pub fn pow<W: Word, M: Meter>(
         core::mem::swap(&mut r1, &mut tmp);
         mm.square_assign(&mut r0, &mut tmp);
         MontElem::conditional_swap(&mut r0, &mut r1, swap);
-        note(&mut trace, mm, Some(i), u64::from(bit), "multiply ‖ square", &[("R0", &r0), ("R1", &r1)]);
+        note(
+            &mut trace,
+            mm,
+            Some(i),
+            u64::from(bit),
+            "multiply ‖ square",
+            &[("R0", &r0), ("R1", &r1)],
+        );
     }
     r0
 }

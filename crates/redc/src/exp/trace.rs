@@ -4,7 +4,7 @@
 //! bit, first at `w = 8` with a 32-bit modulus, then at `w = 32` with 1024
 //! bits.
 
-use crate::mont::{MontElem, Multiplier, Meter, Product};
+use crate::mont::{Meter, MontElem, Multiplier, Product};
 use crate::nat::Nat;
 use crate::word::Word;
 

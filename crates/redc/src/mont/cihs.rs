@@ -37,15 +37,7 @@ pub(crate) fn scratch_len<W: Word>(s: usize) -> usize {
 /// Pre: `a`, `b`, `n`, `u` have `s` digits, `a, b < n`, `n` odd,
 /// `n0 = -n^-1 mod 2^w`, `t.len() >= scratch_len(s)`.
 /// Post: `u` holds the low `s` digits; returns the top digit (0 or 1).
-pub(crate) fn mont_mul<W: Word, M: Meter>(
-    m: &M,
-    u: &mut [W],
-    a: &[W],
-    b: &[W],
-    n: &[W],
-    n0: W,
-    t: &mut [W],
-) -> W {
+pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], n: &[W], n0: W, t: &mut [W]) -> W {
     let s = n.len();
     let end = scratch_len::<W>(s);
     let t = &mut t[..end];

@@ -29,15 +29,7 @@ pub(crate) const fn scratch_len(s: usize) -> usize {
 /// Pre: `a`, `b`, `n`, `u` have `s` digits, `a, b < n`, `n` odd,
 /// `n0 = -n^-1 mod 2^w`, `t.len() >= scratch_len(s)`.
 /// Post: `u` holds the low `s` digits; returns the top digit (0 or 1).
-pub(crate) fn mont_mul<W: Word, M: Meter>(
-    m: &M,
-    u: &mut [W],
-    a: &[W],
-    b: &[W],
-    n: &[W],
-    n0: W,
-    t: &mut [W],
-) -> W {
+pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], n: &[W], n0: W, t: &mut [W]) -> W {
     let s = n.len();
     let t = &mut t[..scratch_len(s)];
     t.fill(W::ZERO);

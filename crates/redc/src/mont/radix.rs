@@ -49,15 +49,7 @@ fn add_mul_digit<W: Word, M: Meter>(m: &M, acc: &mut [W], x: &[W], d: W) {
 /// Pre: `x`, `y`, `n`, `u` have `s` digits, `x, y < n`, `n` odd,
 /// `n0 = -n^-1 mod 2^w`, `acc.len() >= scratch_len(s)`.
 /// Post: `u` holds the low `s` digits; returns the top digit (0 or 1).
-pub(crate) fn mont_mul<W: Word, M: Meter>(
-    m: &M,
-    u: &mut [W],
-    x: &[W],
-    y: &[W],
-    n: &[W],
-    n0: W,
-    acc: &mut [W],
-) -> W {
+pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], x: &[W], y: &[W], n: &[W], n0: W, acc: &mut [W]) -> W {
     let s = n.len();
     let acc = &mut acc[..scratch_len(s)];
     acc.fill(W::ZERO);

@@ -32,15 +32,7 @@ pub(crate) const fn scratch_len(s: usize) -> usize {
 /// Pre: `a`, `b`, `n`, `u` have `s` digits, `a, b < n`, `n` odd,
 /// `n0 = -n^-1 mod 2^w`, `t.len() >= scratch_len(s)`.
 /// Post: `u` holds the low `s` digits; returns the top digit (0 or 1).
-pub(crate) fn mont_mul<W: Word, M: Meter>(
-    m: &M,
-    u: &mut [W],
-    a: &[W],
-    b: &[W],
-    n: &[W],
-    n0: W,
-    t: &mut [W],
-) -> W {
+pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], n: &[W], n0: W, t: &mut [W]) -> W {
     let s = n.len();
     t[..scratch_len(s)].fill(W::ZERO);
     // Fig. 3 a: t := a·b.
@@ -91,7 +83,7 @@ mod tests {
         let a = [0x02u8, 0x01];
         let mut t = [0u8; 5];
         let mut u = [0u8; 2];
-        let top = mont_mul(&mut NoMeter, &mut u, &a, &a, &n, n0, &mut t);
+        let top = mont_mul(&NoMeter, &mut u, &a, &a, &n, n0, &mut t);
         let good = (u32::from(top) << 16) | (u32::from(u[1]) << 8) | u32::from(u[0]);
         // Literal reading.
         let mut lt = [0u32; 5];
@@ -102,11 +94,11 @@ mod tests {
             }
         }
         let mut x: u64 = lt.iter().enumerate().map(|(k, &d)| u64::from(d) << (8 * k)).sum();
-        for i in 0..2 {
+        for (i, &ni) in nv.iter().enumerate() {
             let digit = (x >> (8 * i)) & 0xff;
             let q = (digit * u64::from(n0)) & 0xff;
             for j in 0..2 {
-                x += (q * u64::from(nv[i])) << (8 * (i + j)); // n[i], as printed
+                x += (q * u64::from(ni)) << (8 * (i + j)); // n[i] where n[j] belongs, as printed
             }
         }
         let literal = x >> 16;

@@ -39,9 +39,7 @@ impl<W: Word> Nat<W> {
         let per = (W::BITS / 8) as usize;
         let digits = bytes
             .rchunks(per)
-            .map(|chunk| {
-                W::from_u64_truncate(chunk.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)))
-            })
+            .map(|chunk| W::from_u64_truncate(chunk.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))))
             .collect();
         Self::from_digits(digits)
     }
@@ -225,8 +223,14 @@ mod tests {
         assert_eq!(a.to_dec(), dec);
         assert_eq!(Nat::<u16>::parse(&format!("0x{}", a.to_hex())).unwrap().to_dec(), dec);
         assert_eq!(Nat::<u32>::from_dec("0").unwrap(), Nat::zero());
-        assert_eq!(Nat::<u32>::from_dec("00000000000000000000000000042").unwrap().to_dec(), "42");
-        assert_eq!(Nat::<u64>::from_dec("10000000000000000000").unwrap().to_dec(), "10000000000000000000");
+        assert_eq!(
+            Nat::<u32>::from_dec("00000000000000000000000000042").unwrap().to_dec(),
+            "42"
+        );
+        assert_eq!(
+            Nat::<u64>::from_dec("10000000000000000000").unwrap().to_dec(),
+            "10000000000000000000"
+        );
         assert_eq!(Nat::<u8>::from_hex("F").unwrap().to_be_bytes(), vec![15]);
         assert_eq!(Nat::<u8>::from_u64(0x10f).to_hex(), "10f");
         assert_eq!(Nat::<u8>::from_u64(7).to_be_bytes_padded(3), Some(vec![0, 0, 7]));
@@ -242,7 +246,10 @@ mod tests {
             Nat::<u32>::parse("0x1g").unwrap_err().to_string(),
             "invalid hexadecimal digit 'g' at position 3"
         );
-        assert!(matches!(Nat::<u32>::parse("12a"), Err(ParseNatError::InvalidDigit { position: 2, .. })));
+        assert!(matches!(
+            Nat::<u32>::parse("12a"),
+            Err(ParseNatError::InvalidDigit { position: 2, .. })
+        ));
         assert!(Nat::<u32>::parse(" 1").is_err());
         assert!(Nat::<u32>::parse("١").is_err());
     }

@@ -1,0 +1,221 @@
+//! The `redc` binary end to end: outputs, exit statuses and error messages.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Run `redc` with `args` and `stdin`; (status, stdout, stderr).
+fn redc(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("redc starts");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Bad input: status 2, nothing on stdout, one line on stderr containing `needle`.
+fn rejects(args: &[&str], needle: &str) {
+    let (code, out, err) = redc(args, "");
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(out.is_empty(), "{args:?} printed {out}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+}
+
+#[test]
+fn modexp_prints_the_result_alone() {
+    assert_eq!(
+        redc(&["modexp", "4", "13", "497"], ""),
+        (0, "445\n".into(), String::new())
+    );
+    assert_eq!(redc(&["modexp", "0x4", "0xd", "0x1f1", "--hex"], "").1, "0x1bd\n");
+    assert_eq!(redc(&["modexp", "5", "0", "1"], "").1, "0\n");
+    assert_eq!(redc(&["modexp", "0", "0", "10"], "").1, "1\n");
+    assert_eq!(
+        redc(&["modexp", "3", "100", "1024"], "").1,
+        "977\n" /* pow(3, 100, 1024) */
+    );
+}
+
+#[test]
+fn every_option_gives_the_same_answer() {
+    for product in ["sos", "cios", "fios", "fips", "cihs", "radix"] {
+        for schedule in ["ltr", "rtl", "ladder", "window", "sliding"] {
+            for word in ["8", "16", "32", "64"] {
+                let args = [
+                    "modexp",
+                    "123456789",
+                    "987654321",
+                    "1000000007000000063",
+                    "--product",
+                    product,
+                    "--schedule",
+                    schedule,
+                    "--word",
+                    word,
+                ];
+                let (code, out, err) = redc(&args, "");
+                assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+                // pow(123456789, 987654321, 1000000007000000063) by Python.
+                assert_eq!(out, "308509532548110076\n", "{args:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn trace_prints_a_table_then_the_result() {
+    let (code, out, _) = redc(
+        &[
+            "modexp",
+            "7",
+            "5",
+            "0xfffefff1",
+            "--trace",
+            "--word",
+            "8",
+            "--schedule",
+            "ltr",
+        ],
+        "",
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("# product cios, schedule ltr, w = 8, s = 4"),
+        "{out}"
+    );
+    assert!(lines[2].starts_with("step"), "{out}");
+    // init rows (M, x) and one row per exponent bit (5 = 101b): 3 bits.
+    assert_eq!(lines.iter().filter(|l| l.contains("square")).count(), 3, "{out}");
+    assert_eq!(*lines.last().unwrap(), "16807");
+    assert!(out.contains("0x41a7"), "the last row's value is 7^5 = 0x41a7: {out}");
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_field() {
+    rejects(&["modexp", "-5", "3", "7"], "BASE");
+    rejects(&["modexp", "5", "x", "7"], "EXP");
+    rejects(&["modexp", "5", "3", "1.5"], "MOD");
+    rejects(&["modexp", "5", "3", "0"], "MOD: modulus is zero");
+    rejects(&["modexp", "5", "3"], "MOD");
+    rejects(&["modexp", "0x", "3", "7"], "BASE");
+    rejects(&["modexp", "5", "3", "7", "--bogus"], "--bogus");
+    rejects(&["modexp", "5", "3", "7", "--word", "12"], "--word");
+    rejects(&["modexp", "5", "3", "7", "--product", "fast"], "--product");
+    rejects(&["modexp", "5", "3", "7", "--schedule", "magic"], "--schedule");
+    rejects(&["modexp", "--batch", "/nonexistent/redc-input"], "--batch");
+    rejects(&["modexp", "5", "3", "7", "--batch", "-"], "--batch");
+    rejects(&["frobnicate"], "frobnicate");
+    let huge = "9".repeat(30_000);
+    rejects(&["modexp", &huge, "3", "7"], "BASE");
+}
+
+#[test]
+fn help_exits_0() {
+    let (code, out, _) = redc(&["modexp", "--help"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("--schedule"));
+}
+
+#[test]
+fn batch_answers_every_line_in_order() {
+    let input = concat!(
+        "{\"base\": 2, \"exp\": 10, \"mod\": 1000}\n",
+        "{\"base\": \"0x10\", \"exp\": \"-1\", \"mod\": 7}\n",
+        "\n",
+        "{\"base\": 1}\n",
+        "not json\n",
+        "{\"base\": \"3\", \"exp\": \"200\", \"mod\": \"0x10000000000000000000000000000000000\"}\n",
+        "{\"base\": true, \"exp\": 1, \"mod\": 7}\n",
+        "{\"base\": 12345678901234567890123456789, \"exp\": 2, \"mod\": 1000000007}\n",
+    );
+    let (code, out, err) = redc(&["modexp", "--batch", "-"], input);
+    assert_eq!(code, 2, "bad lines make the status 2: {err}");
+    assert!(err.contains("5 of 8 lines"), "{err}");
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[0], serde_json::json!({"result": "24"}));
+    assert_eq!(lines[1]["field"], "exp");
+    assert_eq!(lines[1]["line"], 2);
+    assert!(lines[1]["error"].as_str().unwrap().contains("negative"));
+    assert_eq!(lines[2]["line"], 3);
+    assert_eq!(lines[3]["field"], "exp");
+    assert!(lines[4]["error"].as_str().unwrap().starts_with("line 5"));
+    // pow(3, 200, 2**136) by Python.
+    assert_eq!(lines[5]["result"], "62106750038150894321001589340522493292705");
+    assert_eq!(lines[6]["field"], "base");
+    // 12345678901234567890123456789^2 mod 1000000007
+    assert_eq!(lines[7]["result"], "645627018");
+}
+
+#[test]
+fn batch_output_file_is_written_whole() {
+    let dir = std::env::temp_dir().join(format!("redc-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.jsonl");
+    let output = dir.join("out.jsonl");
+    std::fs::write(
+        &input,
+        "{\"base\": 3, \"exp\": 4, \"mod\": 5}\n{\"base\": 3, \"exp\": 4, \"mod\": \"0x10\"}\n",
+    )
+    .unwrap();
+    let (code, out, err) = redc(
+        &[
+            "modexp",
+            "--batch",
+            input.to_str().unwrap(),
+            "-o",
+            output.to_str().unwrap(),
+            "--hex",
+        ],
+        "",
+    );
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        "{\"result\":\"0x1\"}\n{\"result\":\"0x1\"}\n"
+    );
+    // No temporary files are left beside it.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+    // An output directory that does not exist: status 1 or 2, nothing created.
+    let (code, _, err) = redc(
+        &[
+            "modexp",
+            "--batch",
+            input.to_str().unwrap(),
+            "-o",
+            "/nonexistent/dir/out",
+        ],
+        "",
+    );
+    assert_ne!(code, 0, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn demo_runs() {
+    let (code, out, err) = redc(&["demo"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("= 245"));
+    assert!(out.contains("all 30 results identical"));
+}
+
+#[test]
+fn counts_prints_koc_table() {
+    let (code, out, _) = redc(&["counts", "--digits", "8"], "");
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().filter(|l| l.starts_with("| 8 |")).count(), 6);
+    assert!(
+        out.contains("| 8 | cios | 136 |"),
+        "2·8² + 8 = 136 multiplications: {out}"
+    );
+}
