@@ -1,19 +1,10 @@
 //! The `redc` binary end to end: outputs, exit statuses and error messages.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// Run `redc` with `args` and `stdin`; (status, stdout, stderr).
 fn redc(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("redc starts");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run(args, stdin);
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),

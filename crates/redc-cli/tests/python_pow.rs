@@ -3,6 +3,8 @@
 //! width, moduli of 2..4096 bits (narrow digits bounded: w = 8 up to 1024,
 //! w = 16 up to 2048 bits), a quarter of them even.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -144,24 +146,18 @@ fn agrees_with_python_pow_for_every_option() {
             .iter()
             .map(|(b, e, n)| format!("{{\"base\":\"{b}\",\"exp\":\"{e}\",\"mod\":\"{}\"}}\n", modulus_hex(n)))
             .collect();
-        let child = Command::new(env!("CARGO_BIN_EXE_redc"))
-            .args([
-                "modexp",
-                "--batch",
-                "-",
-                "--product",
-                product,
-                "--schedule",
-                schedule,
-                "--word",
-                word,
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let out = feed(child, input);
+        let args = [
+            "modexp",
+            "--batch",
+            "-",
+            "--product",
+            product,
+            "--schedule",
+            schedule,
+            "--word",
+            word,
+        ];
+        let out = common::run(&args, &input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{product} {schedule} w={word}: {stderr}");
         let got: Vec<String> = String::from_utf8(out.stdout)

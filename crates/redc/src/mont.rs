@@ -16,6 +16,7 @@ mod cios;
 mod fios;
 mod fips;
 mod radix;
+mod rows;
 mod sos;
 
 pub use meter::{Meter, NoMeter, OpCounts};

@@ -8,64 +8,13 @@
 //! Large moduli get short exponents (at most 64 bits) so that the file runs
 //! in seconds in the optimised test build.
 
+mod common;
+use common::*;
 use num_bigint::BigUint;
-use num_traits::{One, Zero};
 use redc::{ModpowError, Modulus, ModulusError, MontElem, Nat, PowOptions, Product, Schedule, Word, modpow};
-
-/// `x` as a `Nat<W>`, built from its little-endian digits.
-fn to_nat<W: Word>(x: &BigUint) -> Nat<W> {
-    let w = W::BITS as usize;
-    let mut digits = Vec::new();
-    for limb in x.to_u64_digits() {
-        for k in 0..64 / w {
-            digits.push(W::from_u64_truncate(limb >> (k * w)));
-        }
-    }
-    Nat::from_digits(digits)
-}
-
-/// `x` as a `BigUint`, built from its digits.
-fn to_big<W: Word>(x: &Nat<W>) -> BigUint {
-    x.digits()
-        .iter()
-        .rev()
-        .fold(BigUint::zero(), |acc, d| (acc << W::BITS) + d.to_u64())
-}
 
 fn big(x: u64) -> BigUint {
     BigUint::from(x)
-}
-
-fn pow2(k: usize) -> BigUint {
-    BigUint::one() << k
-}
-
-/// `2^k - 1`: `k` one bits.
-fn ones(k: usize) -> BigUint {
-    pow2(k) - 1u8
-}
-
-/// A deterministic pseudo-random number of exactly `bits` bits (xorshift64*).
-fn pseudo(bits: usize, seed: u64) -> BigUint {
-    if bits == 0 {
-        return BigUint::zero();
-    }
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let words: Vec<u64> = (0..bits.div_ceil(64))
-        .map(|_| {
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        })
-        .collect();
-    let x = BigUint::from_slice(
-        &words
-            .iter()
-            .flat_map(|&x| [x as u32, (x >> 32) as u32])
-            .collect::<Vec<u32>>(),
-    );
-    (x & ones(bits - 1)) | pow2(bits - 1)
 }
 
 /// The largest modulus size tested at width `w` (the narrow widths are

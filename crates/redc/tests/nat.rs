@@ -7,6 +7,8 @@
 //! the digit vectors (`Nat::from_digits` / `Nat::digits`), not through the
 //! byte or text code under test.
 
+mod common;
+use common::*;
 use core::cmp::Ordering;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
@@ -16,37 +18,9 @@ use redc::{Nat, ParseNatError, Word};
 /// Largest operand size, in bits.
 const MAX_BITS: usize = 3000;
 
-/// `x` as a `Nat<W>`, built from its little-endian digits.
-fn to_nat<W: Word>(x: &BigUint) -> Nat<W> {
-    let w = W::BITS as usize;
-    let mut digits = Vec::new();
-    for limb in x.to_u64_digits() {
-        for k in 0..64 / w {
-            digits.push(W::from_u64_truncate(limb >> (k * w)));
-        }
-    }
-    Nat::from_digits(digits)
-}
-
-/// `x` as a `BigUint`, built from its digits.
-fn to_big<W: Word>(x: &Nat<W>) -> BigUint {
-    x.digits()
-        .iter()
-        .rev()
-        .fold(BigUint::zero(), |acc, d| (acc << W::BITS) + d.to_u64())
-}
-
-fn pow2(k: usize) -> BigUint {
-    BigUint::one() << k
-}
-
-fn mask(k: usize) -> BigUint {
-    pow2(k) - 1u8
-}
-
 /// The low `bits` bits of the little-endian `bytes`.
 fn from_bytes(bytes: &[u8], bits: usize) -> BigUint {
-    BigUint::from_bytes_le(bytes) & mask(bits)
+    BigUint::from_bytes_le(bytes) & ones(bits)
 }
 
 /// Random naturals of 0..=max_bits bits, biased toward the shapes that reach
@@ -62,7 +36,7 @@ fn arb_big(max_bits: usize) -> impl Strategy<Value = BigUint> {
             prop::collection::vec(prop::sample::select(vec![0u8, 1, 0x7f, 0x80, 0xfe, 0xff]), len)
         )
             .prop_map(|(bits, bytes)| from_bytes(&bytes, bits)),
-        1 => (0..=max_bits).prop_map(mask),
+        1 => (0..=max_bits).prop_map(ones),
         1 => (0..max_bits).prop_map(pow2),
         1 => (0..max_bits).prop_map(|k| pow2(k) + 1u8),
     ]
@@ -210,17 +184,17 @@ fn check_divrem_constructed<W: Word>(q: &BigUint, d: &BigUint, r: &BigUint) {
 fn check_divrem_shapes<W: Word>(u: &BigUint, v: &BigUint, digit: u64, len: usize) {
     let w = W::BITS as usize;
     // One-digit divisors: random, 1, and 2^w - 1.
-    let d = (BigUint::from(digit) & mask(w)).max(BigUint::one());
+    let d = (BigUint::from(digit) & ones(w)).max(BigUint::one());
     check_divrem::<W>(u, &d);
     check_divrem::<W>(u, &BigUint::one());
-    check_divrem::<W>(u, &mask(w));
+    check_divrem::<W>(u, &ones(w));
     // A divisor of `len` digits with the top digit all ones (no normalising
     // shift; q̂ estimates hit MAX).
     let len = len.max(1);
-    let top = mask(w) << (w * (len - 1));
-    let dv = top | (v & mask(w * (len - 1)));
+    let top = ones(w) << (w * (len - 1));
+    let dv = top | (v & ones(w * (len - 1)));
     check_divrem::<W>(u, &dv);
-    check_divrem::<W>(&(u | (mask(w) << (w * (len + 2)))), &dv);
+    check_divrem::<W>(&(u | (ones(w) << (w * (len + 2)))), &dv);
     // Many-digit divisor, dividend smaller than, equal to and just above it.
     check_divrem::<W>(u, v);
     if !v.is_zero() {
@@ -274,13 +248,13 @@ fn check_shifts<W: Word>(a: &BigUint, k: usize) {
     for k in [k, 0, 1, w as usize - 1, w as usize, w as usize + 1, k / 3] {
         assert_eq!(to_big(&x.shl(k)), a << k, "w={w} shl {k}");
         assert_eq!(to_big(&x.shr(k)), a >> k, "w={w} shr {k}");
-        assert_eq!(to_big(&x.low_bits(k)), a & mask(k), "w={w} low_bits {k}");
+        assert_eq!(to_big(&x.low_bits(k)), a & ones(k), "w={w} low_bits {k}");
         assert_eq!(to_big(&Nat::<W>::pow2(k)), pow2(k), "w={w} pow2 {k}");
     }
     let bits = a.bits() as usize;
     for k in [bits, bits + 1, bits.saturating_sub(1), bits + 3 * w as usize] {
         assert_eq!(to_big(&x.shr(k)), a >> k, "w={w} shr {k}");
-        assert_eq!(to_big(&x.low_bits(k)), a & mask(k), "w={w} low_bits {k}");
+        assert_eq!(to_big(&x.low_bits(k)), a & ones(k), "w={w} low_bits {k}");
     }
 }
 

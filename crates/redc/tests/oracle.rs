@@ -3,18 +3,12 @@
 //! 2..4096 bits (narrow digits are bounded so the suite stays fast on 2
 //! cores: w = 8 up to 1024 bits, w = 16 up to 2048 bits).
 
+mod common;
+use common::{to_big, to_nat};
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use redc::exp::{ladder, window};
 use redc::{Modulus, Nat, OpCounts, PowOptions, Product, Schedule, Word, modpow};
-
-fn big<W: Word>(x: &Nat<W>) -> BigUint {
-    BigUint::from_bytes_be(&x.to_be_bytes())
-}
-
-fn nat<W: Word>(x: &BigUint) -> Nat<W> {
-    Nat::from_be_bytes(&x.to_bytes_be())
-}
 
 /// A number of exactly `bits` bits (top bit set) from `bytes`.
 fn exact_bits(bytes: &[u8], bits: usize) -> BigUint {
@@ -32,25 +26,25 @@ fn max_bits(w: u32) -> usize {
 
 /// MonPro by every schedule agrees with `a·b·R^-1 mod n`.
 fn check_products<W: Word>(n: &BigUint, a: &BigUint, b: &BigUint) {
-    let modulus = Modulus::<W>::new(&nat(n)).unwrap();
+    let modulus = Modulus::<W>::new(&to_nat(n)).unwrap();
     let s = modulus.len();
     let r = BigUint::from(1u8) << (s * W::BITS as usize);
     let (a, b) = (a % n, b % n);
     let expect_ab = (&a * &b) % n;
     for product in Product::ALL {
         let mut mm = modulus.metered(product, OpCounts::default());
-        let am = mm.to_mont(&nat(&a));
-        let bm = mm.to_mont(&nat(&b));
+        let am = mm.to_mont(&to_nat(&a));
+        let bm = mm.to_mont(&to_nat(&b));
         // The Montgomery forms are a·R and b·R mod n.
-        assert_eq!(big(&Nat::from_digits(am.digits().to_vec())), (&a * &r) % n);
+        assert_eq!(to_big(&Nat::from_digits(am.digits().to_vec())), (&a * &r) % n);
         let before = mm.meter().muls();
         let p = mm.mul(&am, &bm);
         // 2s² + s word multiplications for every schedule (Koç, Table 1).
         assert_eq!(mm.meter().muls() - before, (2 * s * s + s) as u64, "{product:?}");
         let plain = mm.from_mont(&p);
-        assert_eq!(big(&plain), expect_ab, "{product:?} w={} n={n:x}", W::BITS);
+        assert_eq!(to_big(&plain), expect_ab, "{product:?} w={} n={n:x}", W::BITS);
         // Raw MonPro of the plain values: out·R ≡ a·b and out < n.
-        let raw = big(&Nat::from_digits(
+        let raw = to_big(&Nat::from_digits(
             mm.mul(&mm_elem(&modulus, &a, product), &mm_elem(&modulus, &b, product))
                 .digits()
                 .to_vec(),
@@ -63,19 +57,26 @@ fn check_products<W: Word>(n: &BigUint, a: &BigUint, b: &BigUint) {
 /// The residue whose Montgomery digits are `x` itself.
 fn mm_elem<W: Word>(m: &Modulus<W>, x: &BigUint, product: Product) -> redc::MontElem<W> {
     // to_mont(y) has digits y·R mod n: choose y = x·R^-1 mod n.
-    let n = big(&m.value());
+    let n = to_big(&m.value());
     let r = BigUint::from(1u8) << (m.len() * W::BITS as usize);
     let rinv = r.modinv(&n).unwrap();
-    m.to_mont(&nat(&((x * rinv) % &n)), product)
+    m.to_mont(&to_nat(&((x * rinv) % &n)), product)
 }
 
 fn check_modpow<W: Word>(b: &BigUint, e: &BigUint, n: &BigUint) {
     let expect = b.modpow(e, n);
     for product in Product::ALL {
         for schedule in Schedule::ALL {
-            let got = modpow::<W>(&nat(b), &nat(e), &nat(n), PowOptions { product, schedule }, None).unwrap();
+            let got = modpow::<W>(
+                &to_nat(b),
+                &to_nat(e),
+                &to_nat(n),
+                PowOptions { product, schedule },
+                None,
+            )
+            .unwrap();
             assert_eq!(
-                big(&got),
+                to_big(&got),
                 expect,
                 "{product:?} {schedule:?} w={} b={b:x} e={e:x} n={n:x}",
                 W::BITS
@@ -140,8 +141,15 @@ fn full_size_exponents() {
     let expect = b.modpow(&e, &n);
     for product in Product::ALL {
         for schedule in Schedule::ALL {
-            let got = modpow::<u64>(&nat(&b), &nat(&e), &nat(&n), PowOptions { product, schedule }, None).unwrap();
-            assert_eq!(big(&got), expect, "{product:?} {schedule:?}");
+            let got = modpow::<u64>(
+                &to_nat(&b),
+                &to_nat(&e),
+                &to_nat(&n),
+                PowOptions { product, schedule },
+                None,
+            )
+            .unwrap();
+            assert_eq!(to_big(&got), expect, "{product:?} {schedule:?}");
         }
     }
     let n = exact_bits(&[0x96; 64], 512) | BigUint::from(1u8);
@@ -153,18 +161,18 @@ fn full_size_exponents() {
 #[test]
 fn constant_time_schedules_with_padding_bound() {
     let n = BigUint::from(0xffff_fffb_u64) * BigUint::from(0xffff_ffef_u64);
-    let m = Modulus::<u32>::new(&nat(&n)).unwrap();
+    let m = Modulus::<u32>::new(&to_nat(&n)).unwrap();
     let mut mm = m.multiplier(Product::Cios);
     let b = BigUint::from(0x1234_5678_9abc_u64);
-    let bm = mm.to_mont(&nat(&b));
+    let bm = mm.to_mont(&to_nat(&b));
     for e in [0u64, 1, 2, 3, 0xffff, 0x1_0001] {
         let en = Nat::<u32>::from_u64(e);
         let expect = b.modpow(&BigUint::from(e), &n);
         let l = ladder::pow(&mut mm, &bm, &en, 64, None);
-        assert_eq!(big(&mm.from_mont(&l)), expect);
+        assert_eq!(to_big(&mm.from_mont(&l)), expect);
         for k in 1..=8 {
             let x = window::pow(&mut mm, &bm, &en, 64, k, None);
-            assert_eq!(big(&mm.from_mont(&x)), expect, "k={k} e={e}");
+            assert_eq!(to_big(&mm.from_mont(&x)), expect, "k={k} e={e}");
         }
     }
 }

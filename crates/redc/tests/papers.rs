@@ -2,51 +2,21 @@
 //! extracted from PDFs). Each test names the paper file and the section,
 //! equation, figure or algorithm it checks.
 
+mod common;
+use common::*;
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use redc::exp::TraceRow;
 use redc::{Modulus, MontElem, Multiplier, Nat, OpCounts, PowOptions, Product, Schedule, Trace, Word, modpow};
-
-/// `x` as a `Nat<W>`, built from its little-endian digits.
-fn to_nat<W: Word>(x: &BigUint) -> Nat<W> {
-    let w = W::BITS as usize;
-    let mut digits = Vec::new();
-    for limb in x.to_u64_digits() {
-        for k in 0..64 / w {
-            digits.push(W::from_u64_truncate(limb >> (k * w)));
-        }
-    }
-    Nat::from_digits(digits)
-}
-
-/// `x` as a `BigUint`, built from its digits.
-fn to_big<W: Word>(x: &Nat<W>) -> BigUint {
-    x.digits()
-        .iter()
-        .rev()
-        .fold(BigUint::zero(), |acc, d| (acc << W::BITS) + d.to_u64())
-}
 
 /// The value of a residue's Montgomery digits.
 fn digits_of<W: Word>(x: &MontElem<W>) -> BigUint {
     to_big(&Nat::from_digits(x.digits().to_vec()))
 }
 
-fn pow2(k: usize) -> BigUint {
-    BigUint::one() << k
-}
-
 /// A deterministic pseudo-random odd number of exactly `bits` bits.
 fn pseudo_odd(bits: usize, seed: u64) -> BigUint {
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut x = BigUint::zero();
-    for _ in 0..bits.div_ceil(64) {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        x = (x << 64u32) + state.wrapping_mul(0x2545_f491_4f6c_dd1d);
-    }
-    (x & (pow2(bits - 1) - 1u8)) | pow2(bits - 1) | BigUint::one()
+    pseudo(bits, seed) | BigUint::one()
 }
 
 /// The residue whose Montgomery digits are `x` (`x < n`): `to_mont(y)` has

@@ -18,7 +18,8 @@
 //! every row, so here it is added. Carries run through the whole top region,
 //! a fixed number of digits, so the schedule is constant-time.
 
-use super::meter::{Meter, add_fixed, add2, ld, mac, quotient, st};
+use super::meter::{Meter, add_fixed, add2, ld, mac, st};
+use super::rows::{mac_row, reduce_shift_row};
 use crate::word::Word;
 
 /// Digits above `t[s-1]` that hold the carries.
@@ -45,24 +46,12 @@ pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], 
     // Low half of a·b: columns 0..s-1, carries into the top region.
     for i in 0..s {
         let bi = ld(m, b, i);
-        let mut c = W::ZERO;
-        for j in 0..s - i {
-            let (sum, hi) = mac(m, ld(m, t, i + j), ld(m, a, j), bi, c);
-            st(m, t, i + j, sum);
-            c = hi;
-        }
+        let c = mac_row(m, &mut t[i..], &a[..s - i], bi);
         add_fixed(m, t, s, end, c);
     }
     for i in 0..s {
         // One reduction step: t := (t + q·n) / 2^w.
-        let t0 = ld(m, t, 0);
-        let q = quotient(m, t0, n0);
-        let (_, mut c) = mac(m, t0, q, ld(m, n, 0), W::ZERO);
-        for j in 1..s {
-            let (sum, hi) = mac(m, ld(m, t, j), q, ld(m, n, j), c);
-            st(m, t, j - 1, sum);
-            c = hi;
-        }
+        let mut c = reduce_shift_row(m, t, n, n0);
         for k in s..end {
             let (sum, hi) = add2(m, ld(m, t, k), c);
             st(m, t, k - 1, sum);

@@ -12,7 +12,8 @@
 //! Scratch: `t` of `s + 2` digits. Constant-time: every loop bound and index
 //! depends on `s` alone. This is redc's default product.
 
-use super::meter::{Meter, add2, ld, mac, quotient, st};
+use super::meter::{Meter, add2, ld, st};
+use super::rows::{mac_row, reduce_shift_row};
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.
@@ -31,24 +32,12 @@ pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], 
     for i in 0..s {
         // t := t + a·b[i]
         let bi = ld(m, b, i);
-        let mut c = W::ZERO;
-        for j in 0..s {
-            let (sum, hi) = mac(m, ld(m, t, j), ld(m, a, j), bi, c);
-            st(m, t, j, sum);
-            c = hi;
-        }
+        let c = mac_row(m, t, a, bi);
         let (sum, hi) = add2(m, ld(m, t, s), c);
         st(m, t, s, sum);
         st(m, t, s + 1, hi);
         // t := (t + q·n) / 2^w
-        let t0 = ld(m, t, 0);
-        let q = quotient(m, t0, n0);
-        let (_, mut c) = mac(m, t0, q, ld(m, n, 0), W::ZERO);
-        for j in 1..s {
-            let (sum, hi) = mac(m, ld(m, t, j), q, ld(m, n, j), c);
-            st(m, t, j - 1, sum);
-            c = hi;
-        }
+        let c = reduce_shift_row(m, t, n, n0);
         let (sum, hi) = add2(m, ld(m, t, s), c);
         st(m, t, s - 1, sum);
         let (top, _) = add2(m, ld(m, t, s + 1), hi);

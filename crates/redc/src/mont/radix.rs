@@ -21,7 +21,8 @@
 //! Scratch: the running sum `S` of `s + 2` digits (`S_i < 2M` before the
 //! shift's input grows by less than two digits). Constant-time.
 
-use super::meter::{Meter, add2, ld, mac, quotient, st};
+use super::meter::{Meter, add2, ld, quotient, st};
+use super::rows::mac_row;
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.
@@ -32,12 +33,7 @@ pub(crate) const fn scratch_len(s: usize) -> usize {
 /// `acc[0..s+2] += x·d` (`x` of `s` digits).
 fn add_mul_digit<W: Word, M: Meter>(m: &M, acc: &mut [W], x: &[W], d: W) {
     let s = x.len();
-    let mut c = W::ZERO;
-    for j in 0..s {
-        let (sum, hi) = mac(m, ld(m, acc, j), ld(m, x, j), d, c);
-        st(m, acc, j, sum);
-        c = hi;
-    }
+    let c = mac_row(m, acc, x, d);
     let (sum, hi) = add2(m, ld(m, acc, s), c);
     st(m, acc, s, sum);
     let (sum, _) = add2(m, ld(m, acc, s + 1), hi);

@@ -19,7 +19,8 @@
 //! `i + 1`, the first time that digit is read again — the same value, in
 //! constant time.
 
-use super::meter::{Meter, add2, ld, mac, quotient, st};
+use super::meter::{Meter, add2, ld, quotient, st};
+use super::rows::mac_row;
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.
@@ -38,24 +39,14 @@ pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], 
     // Fig. 3 a: t := a·b.
     for i in 0..s {
         let bi = ld(m, b, i);
-        let mut c = W::ZERO;
-        for j in 0..s {
-            let (sum, hi) = mac(m, ld(m, t, i + j), ld(m, a, j), bi, c);
-            st(m, t, i + j, sum);
-            c = hi;
-        }
+        let c = mac_row(m, &mut t[i..], a, bi);
         st(m, t, i + s, c);
     }
     // Fig. 3 b: interleaved Steps 2 and 3 of Fig. 2, one row at a time.
     let mut top = W::ZERO;
     for i in 0..s {
         let q = quotient(m, ld(m, t, i), n0);
-        let mut c = W::ZERO;
-        for j in 0..s {
-            let (sum, hi) = mac(m, ld(m, t, i + j), q, ld(m, n, j), c);
-            st(m, t, i + j, sum);
-            c = hi;
-        }
+        let c = mac_row(m, &mut t[i..], n, q);
         // ADD(t[i+s], C), with the carry of the previous row.
         let (sum, c1) = add2(m, ld(m, t, i + s), c);
         let (sum, c2) = add2(m, sum, top);

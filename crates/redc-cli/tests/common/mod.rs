@@ -1,0 +1,24 @@
+//! Running the `redc` binary from the integration tests.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Run `redc` with `args`, feeding `stdin` from another thread (so neither
+/// side blocks on a full pipe), and collect its output.
+pub(crate) fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("redc starts");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_owned();
+    let writer = std::thread::spawn(move || pipe.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("redc runs");
+    // redc may exit before reading all of its input (a usage error): a broken
+    // pipe is not the test's concern.
+    let _ = writer.join();
+    out
+}

@@ -1,0 +1,56 @@
+//! Helpers shared by the integration tests: conversions between redc's
+//! `Nat` and num-bigint's `BigUint` (the oracle) that go through the digit
+//! vectors, not through the byte and text code under test, and deterministic
+//! pseudo-random numbers.
+
+#![allow(dead_code)]
+
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use redc::{Nat, Word};
+
+/// `x` as a `Nat<W>`, built from its little-endian digits.
+pub(crate) fn to_nat<W: Word>(x: &BigUint) -> Nat<W> {
+    let w = W::BITS as usize;
+    let mut digits = Vec::new();
+    for limb in x.to_u64_digits() {
+        for k in 0..64 / w {
+            digits.push(W::from_u64_truncate(limb >> (k * w)));
+        }
+    }
+    Nat::from_digits(digits)
+}
+
+/// `x` as a `BigUint`, built from its digits.
+pub(crate) fn to_big<W: Word>(x: &Nat<W>) -> BigUint {
+    x.digits()
+        .iter()
+        .rev()
+        .fold(BigUint::zero(), |acc, d| (acc << W::BITS) + d.to_u64())
+}
+
+/// `2^k`.
+pub(crate) fn pow2(k: usize) -> BigUint {
+    BigUint::one() << k
+}
+
+/// `2^k - 1`: `k` one bits.
+pub(crate) fn ones(k: usize) -> BigUint {
+    pow2(k) - 1u8
+}
+
+/// A deterministic pseudo-random number of exactly `bits` bits (xorshift64*).
+pub(crate) fn pseudo(bits: usize, seed: u64) -> BigUint {
+    if bits == 0 {
+        return BigUint::zero();
+    }
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut x = BigUint::zero();
+    for _ in 0..bits.div_ceil(64) {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        x = (x << 64u32) + state.wrapping_mul(0x2545_f491_4f6c_dd1d);
+    }
+    (x & ones(bits - 1)) | pow2(bits - 1)
+}
