@@ -384,6 +384,30 @@ impl<'m, W: Word, M: Meter> Multiplier<'m, W, M> {
         self.mul(&xr, &r2)
     }
 
+    /// `x·R mod n` for `x < n·R` of up to `2s` digits, in constant time: a
+    /// Montgomery reduction `x·R^-1` (000 Fig. 3 b on the whole of `x`) and
+    /// two products with `R^2 mod n`. This is how a secret-modulus residue
+    /// such as `C mod p` in RSA-CRT is formed without a division.
+    ///
+    /// Returns `None` if `x` has more than `2s` digits. Pre: `x < n·R` (for
+    /// `n = p` and `x < p·q` it holds when `q < R`).
+    pub fn reduce_to_mont(&mut self, x: &Nat<W>) -> Option<MontElem<W>> {
+        let s = self.modulus.len();
+        if x.digits().len() > 2 * s {
+            return None;
+        }
+        let mut t = x.to_digits_padded(2 * s);
+        let top = rows::reduce_rows(&self.meter, &mut t, &self.modulus.n, self.modulus.n0);
+        let mut u = t[s..].to_vec();
+        subtract_if_not_less(&self.meter, &mut u, top, &self.modulus.n, &mut self.scratch);
+        let r2 = MontElem {
+            digits: self.modulus.r2_mod_n.clone(),
+        };
+        let xr_inv = MontElem { digits: u };
+        let x1 = self.mul(&xr_inv, &r2);
+        Some(self.mul(&x1, &r2))
+    }
+
     /// The plain value `x·R^-1 mod n`: `MonPro(x, 1)`.
     pub fn from_mont(&mut self, x: &MontElem<W>) -> Nat<W> {
         let mut one = vec![W::ZERO; self.modulus.len()];

@@ -11,6 +11,7 @@
 //! constant-time exponentiation schedules are where secrets belong.
 
 pub(crate) mod divrem;
+mod inverse;
 pub(crate) mod limbs;
 pub mod text;
 

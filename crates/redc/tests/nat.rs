@@ -273,8 +273,30 @@ fn check_bits<W: Word>(a: &BigUint, probes: &[usize]) {
     }
 }
 
+fn check_gcd_inverse<W: Word>(a: &BigUint, m: &BigUint) {
+    use num_integer::Integer;
+    let (na, nm) = (to_nat::<W>(a), to_nat::<W>(m));
+    assert_eq!(to_big(&na.gcd(&nm)), a.gcd(m), "w={}", W::BITS);
+    let expect = if *m > BigUint::one() && a.gcd(m).is_one() {
+        a.modinv(m)
+    } else {
+        None
+    };
+    assert_eq!(
+        na.inv_mod(&nm).map(|x| to_big(&x)),
+        expect,
+        "w={} a={a:x} m={m:x}",
+        W::BITS
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn gcd_and_inverse_agree(a in arb_big(1200), m in arb_big(1200)) {
+        every_width!(check_gcd_inverse(&a, &m));
+    }
 
     #[test]
     fn bytes_agree(x in arb_big(MAX_BITS), pad in 0usize..12) {

@@ -176,3 +176,40 @@ fn constant_time_schedules_with_padding_bound() {
         }
     }
 }
+
+/// `reduce_to_mont` (the division-free `C mod p` of RSA-CRT) against
+/// num-bigint, for `x < p·q` with `q` no longer than `p` in digits.
+fn check_reduce<W: Word>(p: &BigUint, q: &BigUint, x: &BigUint) {
+    let modulus = Modulus::<W>::new(&to_nat(p)).unwrap();
+    let r = BigUint::from(1u8) << (modulus.len() * W::BITS as usize);
+    let x = x % (p * q);
+    for product in Product::ALL {
+        let mut mm = modulus.multiplier(product);
+        let xm = mm.reduce_to_mont(&to_nat(&x)).expect("at most 2s digits");
+        assert_eq!(
+            to_big(&Nat::from_digits(xm.digits().to_vec())),
+            (&x * &r) % p,
+            "{product:?}"
+        );
+        assert_eq!(to_big(&mm.from_mont(&xm)), &x % p);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn reduce_to_mont_agrees_with_num_bigint(
+        w in prop::sample::select(vec![8u32, 16, 32, 64]),
+        bits in 2usize..=1024,
+        pb in prop::collection::vec(any::<u8>(), 128),
+        qb in prop::collection::vec(any::<u8>(), 128),
+        xb in prop::collection::vec(any::<u8>(), 260),
+    ) {
+        let p = exact_bits(&pb, bits) | BigUint::from(1u8);
+        prop_assume!(p > BigUint::from(1u8));
+        let q = exact_bits(&qb, bits);
+        let x = BigUint::from_bytes_be(&xb);
+        each_width!(w, check_reduce, &p, &q, &x);
+    }
+}

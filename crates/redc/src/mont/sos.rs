@@ -14,13 +14,11 @@
 //! Where the paper's text differs from Koç: Fig. 3 b as extracted reads
 //! `m·n[i]` in the inner loop and stores `t[i + S]`; the schedule needs
 //! `n[j]` and `t[i + s]` (`tests::fig3_literal_reading_is_wrong` shows the
-//! literal reading fails). Koç's `ADD(t[i+s], C)` ripples a carry upward; here
-//! the carry out of `t[i+s]` is held in a one-bit register and added at row
-//! `i + 1`, the first time that digit is read again — the same value, in
-//! constant time.
+//! literal reading fails). The reduction is `rows::reduce_rows`, which keeps
+//! Koç's `ADD(t[i+s], C)` carry in a one-bit register (constant-time).
 
-use super::meter::{Meter, add2, ld, quotient, st};
-use super::rows::mac_row;
+use super::meter::{Meter, ld, st};
+use super::rows::{mac_row, reduce_rows};
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.
@@ -43,16 +41,7 @@ pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], 
         st(m, t, i + s, c);
     }
     // Fig. 3 b: interleaved Steps 2 and 3 of Fig. 2, one row at a time.
-    let mut top = W::ZERO;
-    for i in 0..s {
-        let q = quotient(m, ld(m, t, i), n0);
-        let c = mac_row(m, &mut t[i..], n, q);
-        // ADD(t[i+s], C), with the carry of the previous row.
-        let (sum, c1) = add2(m, ld(m, t, i + s), c);
-        let (sum, c2) = add2(m, sum, top);
-        st(m, t, i + s, sum);
-        top = c1 | c2;
-    }
+    let top = reduce_rows(m, t, n, n0);
     for j in 0..s {
         st(m, u, j, ld(m, t, j + s));
     }
