@@ -238,6 +238,30 @@ impl<W: Word> Modulus<W> {
         Nat::from_digits(self.r2_mod_n.clone())
     }
 
+    /// `a - b mod n` in constant time (both residues of this modulus):
+    /// subtract, then add `n` back under a mask if it borrowed.
+    pub fn sub(&self, a: &MontElem<W>, b: &MontElem<W>) -> MontElem<W> {
+        let mut d = a.digits.clone();
+        let borrow = limbs::sub_assign(&mut d, &b.digits);
+        let mask = W::mask(Choice::from(borrow.to_u64() as u8 & 1));
+        let mut carry = W::ZERO;
+        for (x, &n) in d.iter_mut().zip(&self.n) {
+            let (s, c) = W::adc(*x, n & mask, carry);
+            *x = s;
+            carry = c;
+        }
+        MontElem { digits: d }
+    }
+
+    /// The residue whose Montgomery digits are `x` itself, i.e. the element
+    /// `x·R^-1 mod n`; `None` unless `x < n`. For interchange with other
+    /// Montgomery code and for tests of the raw product.
+    pub fn elem_from_mont_digits(&self, x: &Nat<W>) -> Option<MontElem<W>> {
+        (limbs::cmp(x.digits(), &self.n).is_lt()).then(|| MontElem {
+            digits: x.to_digits_padded(self.len()),
+        })
+    }
+
     /// 1 in Montgomery form (`R mod n`, 000 Fig. 1 Step 3).
     pub fn one(&self) -> MontElem<W> {
         MontElem {
@@ -301,6 +325,31 @@ impl<W: Word> MontElem<W> {
         for (x, y) in a.digits.iter_mut().zip(b.digits.iter_mut()) {
             W::conditional_swap(x, y, choice);
         }
+    }
+}
+
+impl<W: Word> Drop for MontElem<W> {
+    /// Residues may be secret (CRT halves, window tables): wipe on drop.
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.digits);
+    }
+}
+
+impl<W: Word> Drop for Modulus<W> {
+    /// A modulus may be a secret prime: wipe it and its constants on drop.
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.n.zeroize();
+        self.n0.zeroize();
+        self.r_mod_n.zeroize();
+        self.r2_mod_n.zeroize();
+    }
+}
+
+impl<W: Word, M: Meter> Drop for Multiplier<'_, W, M> {
+    /// The scratch holds intermediate digits of the last product.
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.scratch);
     }
 }
 
@@ -413,6 +462,6 @@ impl<'m, W: Word, M: Meter> Multiplier<'m, W, M> {
         let mut one = vec![W::ZERO; self.modulus.len()];
         one[0] = W::ONE;
         let one = MontElem { digits: one };
-        Nat::from_digits(self.mul(x, &one).digits)
+        Nat::from_digits(self.mul(x, &one).digits.clone())
     }
 }

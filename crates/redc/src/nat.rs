@@ -171,6 +171,15 @@ impl<W: Word> Nat<W> {
     }
 }
 
+impl<W: Word> zeroize::Zeroize for Nat<W> {
+    /// Overwrite the digits with zeros (and leave the value zero). Secrets
+    /// keep `Nat`s inside `zeroize::Zeroizing` so this runs on drop.
+    fn zeroize(&mut self) {
+        self.digits.zeroize();
+        self.digits.clear();
+    }
+}
+
 impl<W: Word> Ord for Nat<W> {
     fn cmp(&self, other: &Self) -> Ordering {
         limbs::cmp(&self.digits, &other.digits)

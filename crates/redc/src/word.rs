@@ -17,6 +17,7 @@ use core::fmt::Debug;
 use core::hash::Hash;
 use core::ops::{BitAnd, BitOr, BitXor, Not};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
 
 /// One digit of width `w = Self::BITS` bits (000 §2, "stem type").
 ///
@@ -37,6 +38,7 @@ pub trait Word:
     + BitOr<Output = Self>
     + BitXor<Output = Self>
     + Not<Output = Self>
+    + Zeroize
     + 'static
 {
     /// The digit width `w`.

@@ -37,6 +37,9 @@ fn check_products<W: Word>(n: &BigUint, a: &BigUint, b: &BigUint) {
         let bm = mm.to_mont(&to_nat(&b));
         // The Montgomery forms are a·R and b·R mod n.
         assert_eq!(to_big(&Nat::from_digits(am.digits().to_vec())), (&a * &r) % n);
+        // Constant-time subtraction modulo n.
+        let diff = modulus.sub(&am, &bm);
+        assert_eq!(to_big(&mm.from_mont(&diff)), (&a + n - &b) % n);
         let before = mm.meter().muls();
         let p = mm.mul(&am, &bm);
         // 2s² + s word multiplications for every schedule (Koç, Table 1).
