@@ -21,7 +21,7 @@ pub mod mont;
 pub mod nat;
 pub mod word;
 
-pub use exp::{Schedule, Trace};
+pub use exp::{Schedule, Trace, default_window};
 pub use modpow::{ModpowError, PowOptions, modpow};
 pub use mont::{Modulus, ModulusError, MontElem, Multiplier, OpCounts, Product};
 pub use nat::Nat;

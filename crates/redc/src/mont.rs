@@ -253,6 +253,21 @@ impl<W: Word> Modulus<W> {
         MontElem { digits: d }
     }
 
+    /// `a + b mod n` in constant time: add, then the masked final
+    /// subtraction of the product schedules.
+    pub fn add(&self, a: &MontElem<W>, b: &MontElem<W>) -> MontElem<W> {
+        let mut d = a.digits.clone();
+        let mut carry = W::ZERO;
+        for (x, &y) in d.iter_mut().zip(&b.digits) {
+            let (s, c) = W::adc(*x, y, carry);
+            *x = s;
+            carry = c;
+        }
+        let mut scratch = vec![W::ZERO; self.len()];
+        subtract_if_not_less(&NoMeter, &mut d, carry, &self.n, &mut scratch);
+        MontElem { digits: d }
+    }
+
     /// The residue whose Montgomery digits are `x` itself, i.e. the element
     /// `x·R^-1 mod n`; `None` unless `x < n`. For interchange with other
     /// Montgomery code and for tests of the raw product.

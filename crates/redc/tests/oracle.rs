@@ -40,6 +40,8 @@ fn check_products<W: Word>(n: &BigUint, a: &BigUint, b: &BigUint) {
         // Constant-time subtraction modulo n.
         let diff = modulus.sub(&am, &bm);
         assert_eq!(to_big(&mm.from_mont(&diff)), (&a + n - &b) % n);
+        let sum = modulus.add(&am, &bm);
+        assert_eq!(to_big(&mm.from_mont(&sum)), (&a + &b) % n);
         let before = mm.meter().muls();
         let p = mm.mul(&am, &bm);
         // 2s² + s word multiplications for every schedule (Koç, Table 1).

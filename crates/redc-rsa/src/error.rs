@@ -1,0 +1,56 @@
+//! Errors of the RSA layer. Messages say what is wrong without echoing
+//! secret values.
+
+/// Everything that can go wrong in `redc-rsa`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// A key whose numbers do not fit together (the message says which).
+    #[error("inconsistent key: {0}")]
+    InvalidKey(String),
+    /// Key generation parameters out of range.
+    #[error("invalid key parameters: {0}")]
+    InvalidParameters(String),
+    /// An input integer is not below the modulus (RFC 8017 "out of range").
+    #[error("message representative out of range (must be less than the modulus)")]
+    OutOfRange,
+    /// A message too long for the scheme and the key size.
+    #[error("message too long: {len} bytes, at most {max} with this key and scheme")]
+    MessageTooLong {
+        /// The message length.
+        len: usize,
+        /// The largest length the key and scheme allow.
+        max: usize,
+    },
+    /// The key is too small for the scheme and hash (RFC 8017 "encoding error").
+    #[error("key too small for this scheme and hash")]
+    KeyTooSmall,
+    /// Decryption failed (OAEP, or the envelope). Deliberately says nothing
+    /// about why, so it cannot serve as a padding oracle.
+    #[error("decryption error")]
+    Decryption,
+    /// A signature does not verify.
+    #[error("invalid signature")]
+    Verification,
+    /// The CRT result did not survive the check with the public exponent:
+    /// a fault (the Bellcore attack) or a corrupted key. Nothing is released.
+    #[error("private-key operation failed its consistency check (fault or corrupted key)")]
+    FaultDetected,
+    /// A hash that the scheme does not support (e.g. SHAKE outside PSS).
+    #[error("hash {0} is not supported by {1}")]
+    UnsupportedHash(&'static str, &'static str),
+    /// The operating system's random generator failed.
+    #[error("random number generator failed")]
+    Rng,
+    /// Key encoding or decoding (PEM, DER, PKCS#1, PKCS#8, SPKI).
+    #[error("key encoding: {0}")]
+    Encoding(String),
+    /// An envelope file that is malformed, truncated or tampered with.
+    #[error("envelope: {0}")]
+    Envelope(String),
+    /// An I/O error while streaming (the message of the underlying error).
+    #[error("i/o: {0}")]
+    Io(String),
+}
+
+/// `Result` with [`Error`].
+pub type Result<T> = core::result::Result<T, Error>;

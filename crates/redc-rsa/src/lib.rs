@@ -1,0 +1,25 @@
+//! RSA on redc's own Montgomery arithmetic (RFC 8017).
+//!
+//! Two layers, after RustCrypto's `rsa` crate:
+//!
+//! - primitives as functions: [`key::RsaPublicKey::rsaep`] (RSAEP/RSAVP1),
+//!   [`key::RsaPrivateKey::rsadp`] (RSADP/RSASP1, CRT with blinding and the
+//!   public-exponent check), MGF1, EME-OAEP, EMSA-PSS, EMSA/EME-PKCS1-v1_5;
+//! - typed schemes and keys on top: OAEP, PSS, PKCS#1 v1.5, key encodings,
+//!   key generation, the file envelope.
+//!
+//! Integers are [`Num`] = `redc::Nat<u64>`; private-key arithmetic uses the
+//! CIOS product and the fixed-window schedule (constant-time), public-key
+//! arithmetic the sliding window (public exponents).
+
+pub mod error;
+pub mod hash;
+pub mod key;
+pub mod keygen;
+
+pub use error::{Error, Result};
+pub use hash::HashAlg;
+pub use key::{CrtMode, RsaPrivateKey, RsaPublicKey};
+
+/// The integer type of the RSA layer.
+pub type Num = redc::Nat<u64>;
