@@ -1,0 +1,356 @@
+//! The file envelope: a fresh AES-256-GCM key, wrapped by the caller (RSA-OAEP
+//! in `redc encrypt`), and the data streamed in authenticated chunks.
+//!
+//! This module does not depend on RSA: [`seal`] and [`open`] take the key
+//! wrapping and unwrapping as closures, so any key-encapsulation method can
+//! be plugged in (the tests use a dummy one).
+//!
+//! # Format, version 1
+//!
+//! All integers are big-endian. An envelope is a header followed by one or
+//! more chunks; nothing may follow the final chunk.
+//!
+//! ```text
+//! header:
+//!   magic          8 bytes   b"REDC-ENV"                      (MAGIC)
+//!   version        1 byte    0x01                             (VERSION)
+//!   chunk_size     u32       plaintext bytes per full chunk,
+//!                            MIN_CHUNK_SIZE..=MAX_CHUNK_SIZE  (default 65536)
+//!   wrapped_len    u16       1..=MAX_WRAPPED_KEY_LEN
+//!   wrapped_key    wrapped_len bytes   wrap(K) for the AES-256 key K
+//!   nonce_prefix   7 bytes   random                           (NONCE_PREFIX_LEN)
+//! chunk i (i = 0, 1, 2, ...):
+//!   ciphertext     len_i bytes
+//!   tag            16 bytes  (TAG_LEN)
+//! ```
+//!
+//! The header is therefore `HEADER_FIXED_LEN + wrapped_len` bytes long.
+//!
+//! Chunk `i` is `AES-256-GCM(K, nonce_i, aad = header, plaintext_i)`, the
+//! ciphertext (same length as the plaintext) followed by the 16-byte tag,
+//! where:
+//!
+//! - `header` is every byte of the header above, from the magic to the end
+//!   of the nonce prefix, so tampering with any header field makes every
+//!   chunk fail to authenticate;
+//! - `nonce_i = nonce_prefix (7) || i as u32 (4) || last (1)`, 12 bytes, with
+//!   `last = 0x01` for the final chunk and `0x00` for every other one: the
+//!   STREAM construction of Hoang, Reyhanitabar, Rogaway and Vizár (2015);
+//! - the plaintext is cut into `chunk_size`-byte pieces; every chunk except
+//!   the final one carries exactly `chunk_size` plaintext bytes, and the
+//!   final chunk carries `0..chunk_size` bytes (strictly fewer than
+//!   `chunk_size`). An input whose length is a multiple of `chunk_size`
+//!   (including the empty input) thus ends with an empty final chunk (a lone
+//!   16-byte tag). At most 2^32 chunks: the index must fit in 32 bits.
+//!
+//! The sealed length of an `n`-byte input is therefore
+//! `HEADER_FIXED_LEN + wrapped_len + n + (n / chunk_size + 1) * TAG_LEN`.
+//!
+//! A reader reads `chunk_size + TAG_LEN` bytes at a time: a full read is a
+//! non-final chunk; a short read (which means the input has ended) is the
+//! final chunk, which must be at least `TAG_LEN` bytes long. Because of the
+//! index in the nonce, reordered, duplicated or dropped chunks fail to
+//! authenticate; because of the `last` flag, truncation at a chunk boundary
+//! (a non-final chunk read as final, or no final chunk at all) is detected,
+//! and so are bytes appended after the final chunk (they turn it into a
+//! longer or a full chunk, which then fails to authenticate). Because the
+//! header is the associated data of every chunk, a header taken from one
+//! envelope does not open the chunks of another.
+//!
+//! # Memory and secrets
+//!
+//! Both directions use one buffer of `chunk_size + TAG_LEN` bytes for the
+//! whole stream (plus the header, at most `HEADER_FIXED_LEN +
+//! MAX_WRAPPED_KEY_LEN` bytes): memory is flat in the input size. [`open`]
+//! checks every length field against its cap before allocating. The raw AES
+//! key and the chunk buffer (which holds plaintext) are zeroized when
+//! dropped. (The AES key schedule inside `aes-gcm` is wiped only when that
+//! crate's `zeroize` feature and the `aes` crate's `zeroize` feature are
+//! enabled.)
+//!
+//! # Partial output
+//!
+//! [`open`] writes the plaintext of a chunk only after that chunk has
+//! authenticated, but a later chunk may still fail (tampering, truncation),
+//! after earlier chunks were written. **A caller must discard everything
+//! written to `output` when [`open`] returns an error**; the `redc` CLI
+//! writes to a temporary file and renames it only on success.
+
+use std::io::{ErrorKind, Read, Write};
+
+use aes_gcm::aead::AeadInPlace;
+use aes_gcm::aead::generic_array::GenericArray;
+use aes_gcm::{Aes256Gcm, KeyInit};
+use rand_core::CryptoRngCore;
+use zeroize::Zeroizing;
+
+use crate::error::{Error, Result};
+
+/// The first eight bytes of every envelope.
+pub const MAGIC: [u8; 8] = *b"REDC-ENV";
+/// The format version this module writes and reads.
+pub const VERSION: u8 = 1;
+/// Plaintext bytes per chunk that [`seal`] uses.
+pub const DEFAULT_CHUNK_SIZE: usize = 64 * 1024;
+/// The smallest chunk size accepted (in a header or by [`seal_with_chunk_size`]).
+pub const MIN_CHUNK_SIZE: usize = 16;
+/// The largest chunk size accepted: [`open`] allocates one buffer of this
+/// size plus [`TAG_LEN`] at most.
+pub const MAX_CHUNK_SIZE: usize = 1 << 20;
+/// The longest wrapped key accepted: an RSA-OAEP ciphertext under a modulus
+/// of up to 32768 bits.
+pub const MAX_WRAPPED_KEY_LEN: usize = 4096;
+/// Length of the AES-256-GCM key that is wrapped.
+pub const KEY_LEN: usize = 32;
+/// Length of the random nonce prefix in the header.
+pub const NONCE_PREFIX_LEN: usize = 7;
+/// Length of the GCM tag that ends every chunk.
+pub const TAG_LEN: usize = 16;
+/// Length of the header without the wrapped key: magic, version, chunk
+/// size, wrapped-key length and nonce prefix.
+pub const HEADER_FIXED_LEN: usize = MAGIC.len() + 1 + 4 + 2 + NONCE_PREFIX_LEN;
+
+/// Seals `input` into `output` with a fresh AES-256-GCM key and chunks of
+/// [`DEFAULT_CHUNK_SIZE`] bytes (see the [module documentation](self) for
+/// the format).
+///
+/// `wrap` receives the fresh key and returns its wrapped form (for `redc`,
+/// the RSA-OAEP-SHA256 ciphertext of the key), which must be
+/// `1..=MAX_WRAPPED_KEY_LEN` bytes long. `rng` draws the key and the nonce
+/// prefix. `progress` is called after each chunk with the number of
+/// plaintext bytes processed so far. Returns the number of plaintext bytes.
+///
+/// # Errors
+///
+/// [`Error::Rng`] if the generator fails, any error of `wrap`,
+/// [`Error::Envelope`] for a wrapped key of a bad length or an input of more
+/// than 2^32 chunks, [`Error::Io`] for a failure to read or write.
+pub fn seal<R: Read, W: Write>(
+    input: R,
+    output: W,
+    wrap: impl FnOnce(&[u8; KEY_LEN]) -> Result<Vec<u8>>,
+    rng: &mut impl CryptoRngCore,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64> {
+    seal_with_chunk_size(input, output, wrap, rng, progress, DEFAULT_CHUNK_SIZE)
+}
+
+/// [`seal`] with a chosen chunk size (`MIN_CHUNK_SIZE..=MAX_CHUNK_SIZE`
+/// plaintext bytes per chunk); [`open`] reads the chunk size from the
+/// header. Small chunks serve tests that exercise many chunk boundaries.
+///
+/// # Errors
+///
+/// As [`seal`], and [`Error::Envelope`] for a chunk size out of range.
+pub fn seal_with_chunk_size<R: Read, W: Write>(
+    mut input: R,
+    mut output: W,
+    wrap: impl FnOnce(&[u8; KEY_LEN]) -> Result<Vec<u8>>,
+    rng: &mut impl CryptoRngCore,
+    progress: &mut dyn FnMut(u64),
+    chunk_size: usize,
+) -> Result<u64> {
+    check_chunk_size(chunk_size)?;
+
+    let mut key = Zeroizing::new([0u8; KEY_LEN]);
+    rng.try_fill_bytes(&mut key[..]).map_err(|_| Error::Rng)?;
+    let mut prefix = [0u8; NONCE_PREFIX_LEN];
+    rng.try_fill_bytes(&mut prefix).map_err(|_| Error::Rng)?;
+
+    let wrapped = wrap(&key)?;
+    let wrapped_len = check_wrapped_len(wrapped.len())?;
+    let chunk_field = u32::try_from(chunk_size).map_err(|_| chunk_size_error(chunk_size))?;
+
+    let mut header = Vec::with_capacity(HEADER_FIXED_LEN + wrapped.len());
+    header.extend_from_slice(&MAGIC);
+    header.push(VERSION);
+    header.extend_from_slice(&chunk_field.to_be_bytes());
+    header.extend_from_slice(&wrapped_len.to_be_bytes());
+    header.extend_from_slice(&wrapped);
+    header.extend_from_slice(&prefix);
+    output.write_all(&header).map_err(io_error)?;
+
+    let cipher = Aes256Gcm::new(GenericArray::from_slice(&key[..]));
+    let mut buf = Zeroizing::new(vec![0u8; chunk_size + TAG_LEN]);
+    let mut index: u32 = 0;
+    let mut total: u64 = 0;
+    loop {
+        let n = read_full(&mut input, &mut buf[..chunk_size])?;
+        let last = n < chunk_size;
+        let nonce = chunk_nonce(&prefix, index, last);
+        let tag = cipher
+            .encrypt_in_place_detached(GenericArray::from_slice(&nonce), &header, &mut buf[..n])
+            .map_err(|_| Error::Envelope("chunk encryption failed".into()))?;
+        buf[n..n + TAG_LEN].copy_from_slice(&tag);
+        output.write_all(&buf[..n + TAG_LEN]).map_err(io_error)?;
+        total += n as u64;
+        progress(total);
+        if last {
+            break;
+        }
+        index = index
+            .checked_add(1)
+            .ok_or_else(|| Error::Envelope("input too large: more than 2^32 chunks".into()))?;
+    }
+    output.flush().map_err(io_error)?;
+    Ok(total)
+}
+
+/// Opens an envelope read from `input`, writing the plaintext to `output`
+/// (see the [module documentation](self) for the format).
+///
+/// The header is parsed and checked (magic, version, chunk size, wrapped-key
+/// length) before anything is allocated from it; `unwrap` then receives the
+/// wrapped key and must return the 32-byte AES key (for `redc`, by
+/// RSA-OAEP-SHA256 decryption). Each chunk's plaintext is written only
+/// after that chunk authenticated; `progress` is called after each chunk
+/// with the number of plaintext bytes written so far. Returns the number of
+/// plaintext bytes.
+///
+/// **On error, earlier chunks may already have been written: the caller
+/// must discard the output.**
+///
+/// # Errors
+///
+/// [`Error::Envelope`] for a malformed, truncated, reordered, extended or
+/// tampered envelope (the message says which check failed), any error of
+/// `unwrap` (e.g. [`Error::Decryption`] for a wrong key), [`Error::Io`] for
+/// a failure to read or write.
+pub fn open<R: Read, W: Write>(
+    mut input: R,
+    mut output: W,
+    unwrap: impl FnOnce(&[u8]) -> Result<Zeroizing<Vec<u8>>>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64> {
+    let mut fixed = [0u8; MAGIC.len() + 1 + 4 + 2];
+    read_header_part(&mut input, &mut fixed)?;
+    if fixed[..MAGIC.len()] != MAGIC {
+        return Err(Error::Envelope("not a redc envelope (bad magic bytes)".into()));
+    }
+    let version = fixed[MAGIC.len()];
+    if version != VERSION {
+        return Err(Error::Envelope(format!(
+            "unsupported envelope version {version} (this build reads version {VERSION})"
+        )));
+    }
+    let at = MAGIC.len() + 1;
+    let chunk_field = u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]]);
+    let chunk_size = usize::try_from(chunk_field).map_err(|_| chunk_size_error(usize::MAX))?;
+    check_chunk_size(chunk_size)?;
+    let wrapped_len = usize::from(u16::from_be_bytes([fixed[at + 4], fixed[at + 5]]));
+    check_wrapped_len(wrapped_len)?;
+
+    let mut header = vec![0u8; HEADER_FIXED_LEN + wrapped_len];
+    header[..fixed.len()].copy_from_slice(&fixed);
+    read_header_part(&mut input, &mut header[fixed.len()..])?;
+    let wrapped = &header[fixed.len()..fixed.len() + wrapped_len];
+    let mut prefix = [0u8; NONCE_PREFIX_LEN];
+    prefix.copy_from_slice(&header[fixed.len() + wrapped_len..]);
+
+    let key = unwrap(wrapped)?;
+    if key.len() != KEY_LEN {
+        return Err(Error::Envelope(format!(
+            "the unwrapped key has {} bytes, expected {KEY_LEN}",
+            key.len()
+        )));
+    }
+    let cipher = Aes256Gcm::new(GenericArray::from_slice(&key[..]));
+    drop(key);
+
+    let mut buf = Zeroizing::new(vec![0u8; chunk_size + TAG_LEN]);
+    let mut index: u32 = 0;
+    let mut total: u64 = 0;
+    loop {
+        let n = read_full(&mut input, &mut buf[..])?;
+        let last = n < chunk_size + TAG_LEN;
+        if n < TAG_LEN {
+            return Err(Error::Envelope(format!(
+                "truncated: chunk {index} is missing or incomplete (no final chunk)"
+            )));
+        }
+        let len = n - TAG_LEN;
+        let nonce = chunk_nonce(&prefix, index, last);
+        let (data, rest) = buf.split_at_mut(len);
+        let tag = GenericArray::from_slice(&rest[..TAG_LEN]);
+        cipher
+            .decrypt_in_place_detached(GenericArray::from_slice(&nonce), &header, data, tag)
+            .map_err(|_| {
+                Error::Envelope(format!(
+                    "chunk {index} failed authentication (wrong key, or the file was \
+                     tampered with, truncated, reordered or extended)"
+                ))
+            })?;
+        output.write_all(data).map_err(io_error)?;
+        total += len as u64;
+        progress(total);
+        if last {
+            break;
+        }
+        index = index
+            .checked_add(1)
+            .ok_or_else(|| Error::Envelope("too many chunks (more than 2^32)".into()))?;
+    }
+    output.flush().map_err(io_error)?;
+    Ok(total)
+}
+
+/// The 12-byte GCM nonce of chunk `index`: prefix || index (u32 BE) || last.
+fn chunk_nonce(prefix: &[u8; NONCE_PREFIX_LEN], index: u32, last: bool) -> [u8; 12] {
+    let mut nonce = [0u8; 12];
+    nonce[..NONCE_PREFIX_LEN].copy_from_slice(prefix);
+    nonce[NONCE_PREFIX_LEN..NONCE_PREFIX_LEN + 4].copy_from_slice(&index.to_be_bytes());
+    nonce[11] = u8::from(last);
+    nonce
+}
+
+fn chunk_size_error(chunk_size: usize) -> Error {
+    Error::Envelope(format!(
+        "chunk size {chunk_size} out of range ({MIN_CHUNK_SIZE}..={MAX_CHUNK_SIZE})"
+    ))
+}
+
+fn check_chunk_size(chunk_size: usize) -> Result<()> {
+    if (MIN_CHUNK_SIZE..=MAX_CHUNK_SIZE).contains(&chunk_size) {
+        Ok(())
+    } else {
+        Err(chunk_size_error(chunk_size))
+    }
+}
+
+/// Checks a wrapped-key length and returns it as the header's u16 field.
+fn check_wrapped_len(len: usize) -> Result<u16> {
+    match u16::try_from(len) {
+        Ok(field) if (1..=MAX_WRAPPED_KEY_LEN).contains(&len) => Ok(field),
+        _ => Err(Error::Envelope(format!(
+            "wrapped key length {len} out of range (1..={MAX_WRAPPED_KEY_LEN})"
+        ))),
+    }
+}
+
+/// Reads exactly `buf.len()` header bytes; a short input is a truncated header.
+fn read_header_part(input: &mut impl Read, buf: &mut [u8]) -> Result<()> {
+    if read_full(input, buf)? < buf.len() {
+        return Err(Error::Envelope("truncated header".into()));
+    }
+    Ok(())
+}
+
+/// Fills `buf` from `input` until it is full or the input ends; returns the
+/// number of bytes read (less than `buf.len()` only at the end of input).
+fn read_full(input: &mut impl Read, buf: &mut [u8]) -> Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(io_error(e)),
+        }
+    }
+    Ok(filled)
+}
+
+#[expect(clippy::needless_pass_by_value, reason = "used as `map_err(io_error)`")]
+fn io_error(e: std::io::Error) -> Error {
+    Error::Io(e.to_string())
+}
