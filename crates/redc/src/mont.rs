@@ -55,7 +55,7 @@ pub enum Product {
     Fips,
     /// Coarsely Integrated Hybrid Scanning.
     Cihs,
-    /// Digit-serial radix-2^w form of 001 Alg. 1.
+    /// Digit-serial radix-2^r form of 001 Alg. 1, with `r = w`.
     Radix,
 }
 

@@ -21,8 +21,9 @@ use zeroize::Zeroize;
 
 /// One digit of width `w = Self::BITS` bits (000 §2, "stem type").
 ///
-/// All arithmetic methods are total: they never panic and never overflow
-/// their double-width intermediate.
+/// The double-width methods never overflow their intermediate. Their
+/// preconditions are stated per method: `div_wide` needs `d != 0` and
+/// `hi < d`, the shifts need `k < w`.
 pub trait Word:
     Copy
     + Default

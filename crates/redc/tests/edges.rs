@@ -501,10 +501,12 @@ fn modulus_16384_bits_w64() {
 }
 
 /// The accumulators of FIPS and CIHS at w = 8 beyond 1024 bits, where Koç's
-/// three-digit accumulator would no longer hold a column: with every digit of
-/// the operands and the modulus at its maximum, a column of FIPS sums 2s
-/// products of up to 255² — at s = 512 about 2^26, more than 2^24. Each
-/// schedule must still agree with num-bigint.
+/// three-digit accumulator can no longer hold a column: a column of FIPS sums
+/// 2s products of up to 255², at s = 512 up to about 2^26, more than 2^24.
+/// The operands here have every digit at its maximum; the quotient digits
+/// decide the rest of each column, and with them a three-digit accumulator
+/// gives a wrong result at 4096 bits (not yet at 2048). Each schedule must
+/// agree with num-bigint.
 #[test]
 fn narrow_digit_accumulators_beyond_1024_bits() {
     for bits in [2048usize, 4096] {

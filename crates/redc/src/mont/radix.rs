@@ -18,8 +18,13 @@
 //! Loop structure: one outer loop over the `d = s` digits of `Y`, three inner
 //! loops (multiply-add, multiply-add, shift); `2s² + s` multiplications.
 //!
-//! Scratch: the running sum `S` of `s + 2` digits (`S_i < 2M` before the
-//! shift's input grows by less than two digits). Constant-time.
+//! Scratch: the running sum `S` of `s + 2` digits. `S_i < 2M` holds
+//! throughout, and before the shift `S_i + X·Y_i + q_i·M < 2M + 2·2^w·M`,
+//! which fits `s + 2` digits. Constant-time.
+//!
+//! Here `r = w`: one digit of `Y` per step is one word. The paper's circuit
+//! uses `r = 17` with its own carry registers (Alg. 3); that golden model
+//! belongs to the hardware models, not to this word-level reference.
 
 use super::meter::{Meter, add2, ld, quotient, st};
 use super::rows::mac_row;

@@ -9,7 +9,8 @@
 //! Loop structure: two separate `s × s` double loops (operands scanned by
 //! rows), `2s² + s` multiplications.
 //!
-//! Scratch: `t` of `2s + 1` digits.
+//! Scratch: `t` of `2s` digits; the carry out of the top digit stays in a
+//! one-bit register.
 //!
 //! Where the paper's text differs from Koç: Fig. 3 b as extracted reads
 //! `m·n[i]` in the inner loop and stores `t[i + S]`; the schedule needs
