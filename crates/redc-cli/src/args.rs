@@ -26,6 +26,261 @@ pub(crate) enum Command {
     Demo,
     /// Word operations per Montgomery product for each schedule (Koç's analysis).
     Counts(CountsArgs),
+    /// Generate an RSA private key (PKCS#8 PEM).
+    Keygen(KeygenArgs),
+    /// Print the public key (SPKI PEM) of a private or public key file.
+    Pubkey(PubkeyArgs),
+    /// Sign a file (RSASSA-PSS by default); the raw signature bytes, as `openssl dgst -sign` writes them.
+    Sign(SignArgs),
+    /// Verify a signature: exit status 0 if valid, 1 if not, 2 for bad input.
+    Verify(VerifyArgs),
+    /// Encrypt a file of any size for a public key (AES-256-GCM, key wrapped with RSA-OAEP-SHA256).
+    Encrypt(EnvelopeArgs),
+    /// Decrypt a file made by `redc encrypt`; nothing is written unless the whole file authenticates.
+    Decrypt(EnvelopeArgs),
+    /// One RSA operation per message, as `openssl pkeyutl` does, and batches with one key.
+    #[command(subcommand)]
+    Rsa(RsaCommand),
+}
+
+/// Where a key file's password comes from.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PasswordArgs {
+    /// Read the password of an encrypted PKCS#8 key (or, for keygen, the password to
+    /// encrypt with) from the first line of FILE; otherwise from env REDC_KEY_PASSWORD.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) password_file: Option<PathBuf>,
+}
+
+/// Arguments of `redc keygen`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct KeygenArgs {
+    /// Modulus size in bits (1024..=16384).
+    #[arg(long, default_value_t = 3072)]
+    pub(crate) bits: usize,
+    /// Public exponent (odd, >= 3).
+    #[arg(long, default_value = "65537")]
+    pub(crate) e: Number,
+    /// Write the private key here (default stdout).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Also write the public key (SPKI PEM) here.
+    #[arg(long = "pub", value_name = "FILE")]
+    pub(crate) public: Option<PathBuf>,
+    /// Private key format.
+    #[arg(long, value_enum, default_value_t = KeyFormat::Pkcs8)]
+    pub(crate) format: KeyFormat,
+    /// Encrypt the private key (PKCS#8 PBES2) with the password from --password-file or REDC_KEY_PASSWORD.
+    #[arg(long)]
+    pub(crate) encrypt: bool,
+    #[command(flatten)]
+    pub(crate) password: PasswordArgs,
+}
+
+/// Private key file formats.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum KeyFormat {
+    /// PKCS#8 PEM ("PRIVATE KEY").
+    Pkcs8,
+    /// PKCS#1 PEM ("RSA PRIVATE KEY").
+    Pkcs1,
+}
+
+/// Arguments of `redc pubkey`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PubkeyArgs {
+    /// A private or public key file (PEM or DER; PKCS#1, PKCS#8, SPKI).
+    #[arg(value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// Public key format.
+    #[arg(long, value_enum, default_value_t = PubFormat::Spki)]
+    pub(crate) format: PubFormat,
+    #[command(flatten)]
+    pub(crate) password: PasswordArgs,
+}
+
+/// Public key file formats.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum PubFormat {
+    /// SubjectPublicKeyInfo PEM ("PUBLIC KEY"), as `openssl pkey -pubout`.
+    Spki,
+    /// PKCS#1 PEM ("RSA PUBLIC KEY").
+    Pkcs1,
+}
+
+/// Signature schemes.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum SigScheme {
+    /// RSASSA-PSS (RFC 8017 §8.1).
+    Pss,
+    /// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2).
+    Pkcs1v15,
+}
+
+/// Options shared by sign and verify.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SigOptions {
+    /// Key file: private for sign; private or public for verify.
+    #[arg(long, value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// Signature scheme.
+    #[arg(long, value_enum, default_value_t = SigScheme::Pss)]
+    pub(crate) scheme: SigScheme,
+    /// Hash: sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224..sha3-512, shake128, shake256 (PSS).
+    #[arg(long, default_value = "sha256")]
+    pub(crate) hash: String,
+    /// PSS salt length in bytes (sign: default the hash length; verify: default auto-detect).
+    #[arg(long, value_name = "N")]
+    pub(crate) salt_len: Option<usize>,
+    /// The message file (- for stdin).
+    #[arg(short = 'i', long = "in", value_name = "FILE")]
+    pub(crate) input: PathBuf,
+    #[command(flatten)]
+    pub(crate) password: PasswordArgs,
+}
+
+/// Arguments of `redc sign`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SignArgs {
+    #[command(flatten)]
+    pub(crate) opts: SigOptions,
+    /// Write the signature here (- for stdout).
+    #[arg(short = 'o', long, value_name = "SIG")]
+    pub(crate) output: PathBuf,
+}
+
+/// Arguments of `redc verify`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct VerifyArgs {
+    #[command(flatten)]
+    pub(crate) opts: SigOptions,
+    /// The signature file (raw bytes).
+    #[arg(long, value_name = "SIG")]
+    pub(crate) sig: PathBuf,
+}
+
+/// Arguments of `redc encrypt` and `redc decrypt`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct EnvelopeArgs {
+    /// Key file: public (or private) to encrypt, private to decrypt.
+    #[arg(long, value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// Input file (- for stdin).
+    #[arg(short = 'i', long = "in", value_name = "IN")]
+    pub(crate) input: PathBuf,
+    /// Output file (- for stdout); a file appears only when complete.
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub(crate) output: PathBuf,
+    /// INSECURE textbook RSA, block by block, to reproduce the experiment of
+    /// 000_be478b6750af4540.txt §5: the data is cut into blocks smaller than the
+    /// modulus and each block is exponentiated. No padding, no integrity, leaks
+    /// equal blocks: never use it to protect data.
+    #[arg(long)]
+    pub(crate) raw_blocks: bool,
+    #[command(flatten)]
+    pub(crate) password: PasswordArgs,
+}
+
+/// `redc rsa ...`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum RsaCommand {
+    /// Encrypt one message (raw ciphertext bytes, as `openssl pkeyutl -encrypt` writes).
+    Encrypt(RsaMessageArgs),
+    /// Decrypt one message (as `openssl pkeyutl -decrypt` reads).
+    Decrypt(RsaMessageArgs),
+    /// Many private-key operations with one key: JSON Lines {"in": HEX} in, {"out": HEX} out.
+    PrivateBatch(BatchArgs<PrivateOp>),
+    /// Many public-key operations with one key: JSON Lines {"in": HEX[, "sig": HEX]} in.
+    PublicBatch(BatchArgs<PublicOp>),
+}
+
+/// Encryption schemes.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum EncScheme {
+    /// RSAES-OAEP (RFC 8017 §7.1).
+    Oaep,
+    /// RSAES-PKCS1-v1_5 (RFC 8017 §7.2); decryption uses implicit rejection.
+    Pkcs1v15,
+}
+
+/// Arguments of `redc rsa encrypt|decrypt`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RsaMessageArgs {
+    /// Key file.
+    #[arg(long, value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// Scheme.
+    #[arg(long, value_enum, default_value_t = EncScheme::Oaep)]
+    pub(crate) scheme: EncScheme,
+    /// OAEP label hash.
+    #[arg(long, default_value = "sha256")]
+    pub(crate) hash: String,
+    /// OAEP MGF1 hash (default: the --hash).
+    #[arg(long)]
+    pub(crate) mgf1_hash: Option<String>,
+    /// OAEP label, in hexadecimal (default empty).
+    #[arg(long, value_name = "HEX")]
+    pub(crate) label: Option<String>,
+    /// Input file (- for stdin).
+    #[arg(short = 'i', long = "in", value_name = "IN")]
+    pub(crate) input: PathBuf,
+    /// Output file (- for stdout).
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub(crate) output: PathBuf,
+    #[command(flatten)]
+    pub(crate) password: PasswordArgs,
+}
+
+/// Private-key batch operations.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum PrivateOp {
+    /// Raw RSA (hazardous): in^d mod n.
+    Raw,
+    /// RSASSA-PSS signature of the message `in`.
+    SignPss,
+    /// RSASSA-PKCS1-v1_5 signature of the message `in`.
+    SignPkcs1v15,
+    /// RSAES-OAEP decryption.
+    DecryptOaep,
+    /// RSAES-PKCS1-v1_5 decryption (implicit rejection).
+    DecryptPkcs1v15,
+}
+
+/// Public-key batch operations.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum PublicOp {
+    /// Raw RSA (hazardous): in^e mod n.
+    Raw,
+    /// RSASSA-PSS verification of `sig` over the message `in`.
+    VerifyPss,
+    /// RSASSA-PKCS1-v1_5 verification of `sig` over the message `in`.
+    VerifyPkcs1v15,
+    /// RSAES-OAEP encryption.
+    EncryptOaep,
+    /// RSAES-PKCS1-v1_5 encryption.
+    EncryptPkcs1v15,
+}
+
+/// Arguments of the batch commands.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BatchArgs<Op: ValueEnum + Clone + Send + Sync + 'static> {
+    /// Key file.
+    #[arg(long, value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// The operation.
+    #[arg(long, value_enum)]
+    pub(crate) op: Op,
+    /// Hash for the signature and OAEP operations.
+    #[arg(long, default_value = "sha256")]
+    pub(crate) hash: String,
+    /// JSON Lines input (- for stdin, the default).
+    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
+    pub(crate) input: PathBuf,
+    /// Output (- for stdout, the default).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) password: PasswordArgs,
 }
 
 /// Arguments of `redc modexp`.
@@ -44,8 +299,9 @@ pub(crate) struct ModexpArgs {
     /// Read JSON Lines {"base": .., "exp": .., "mod": ..} from FILE (- for stdin).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["base", "exp", "modulus", "trace"])]
     pub(crate) batch: Option<PathBuf>,
-    /// With --batch: write the answers to FILE instead of stdout.
-    #[arg(short = 'o', long, value_name = "FILE", requires = "batch")]
+    /// Write the output (the result, or the batch answers) to FILE instead of
+    /// stdout; the file appears only when complete.
+    #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
     /// Print results in hexadecimal with 0x.
     #[arg(long)]

@@ -1,4 +1,4 @@
-//! `redc`: modular exponentiation with the papers' Montgomery schedules.
+//! `redc`: modular exponentiation with the papers' Montgomery schedules, and RSA.
 //!
 //! `main` only hands the arguments to [`run`] and turns its outcome into an
 //! exit status: 0 success, 1 failure of the machine (I/O), 2 bad input.
@@ -8,9 +8,15 @@ mod batch;
 mod counts;
 mod demo;
 mod failure;
+mod jsonl;
+mod keyfile;
+mod keys;
 mod modexp;
 mod number;
 mod output;
+mod rsa;
+mod seal;
+mod sign;
 
 use std::process::ExitCode;
 
@@ -28,6 +34,16 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         args::Command::Modexp(a) => modexp::run(&a),
         args::Command::Demo => demo::run(),
         args::Command::Counts(a) => counts::run(&a),
+        args::Command::Keygen(a) => keys::keygen(&a),
+        args::Command::Pubkey(a) => keys::pubkey(&a),
+        args::Command::Sign(a) => sign::sign(&a),
+        args::Command::Verify(a) => sign::verify(&a),
+        args::Command::Encrypt(a) => seal::encrypt(&a),
+        args::Command::Decrypt(a) => seal::decrypt(&a),
+        args::Command::Rsa(args::RsaCommand::Encrypt(a)) => rsa::encrypt(&a),
+        args::Command::Rsa(args::RsaCommand::Decrypt(a)) => rsa::decrypt(&a),
+        args::Command::Rsa(args::RsaCommand::PrivateBatch(a)) => rsa::private_batch(&a),
+        args::Command::Rsa(args::RsaCommand::PublicBatch(a)) => rsa::public_batch(&a),
     };
     match result {
         Ok(code) => code,

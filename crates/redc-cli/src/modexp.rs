@@ -4,9 +4,9 @@ use crate::args::{ModexpArgs, with_word};
 use crate::batch;
 use crate::failure::bad_input;
 use crate::number::{Number, format};
+use crate::output::Sink;
 use redc::exp::{Trace, TraceRow};
 use redc::{Modulus, Nat, PowOptions, Word, modpow};
-use std::io::Write;
 use std::process::ExitCode;
 
 /// Run `redc modexp`.
@@ -22,7 +22,9 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
         return Err(bad_input!("BASE, EXP and MOD are required without --batch"));
     };
     let text = with_word!(a.word, single(base, exp, modulus, opts, a.hex, a.trace))?;
-    std::io::stdout().lock().write_all(text.as_bytes())?;
+    let mut sink = Sink::open(a.output.as_deref())?;
+    sink.writer().write_all(text.as_bytes())?;
+    sink.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,19 +1,27 @@
 //! Output destinations: stdout, or a file written whole or not at all.
 
+use crate::failure::bad_input;
 use anyhow::Context;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// Where a command's output goes. A file is written under a temporary name in
-/// the same directory and renamed into place by [`Sink::finish`]; dropped
-/// without `finish` (an error on the way), the temporary file is removed and
-/// nothing half-written is left behind.
+/// Where a command's output goes.
+///
+/// A regular file (or a path that does not exist yet) is written under a
+/// temporary name in the same directory and renamed into place by
+/// [`Sink::finish`], keeping the permissions of a file it replaces; dropped
+/// without `finish` (an error on the way) or failing to rename, the temporary
+/// file is removed, so nothing half-written is left behind. Anything else —
+/// a device such as `/dev/null`, a pipe — is written directly. A symbolic
+/// link is followed: its target is what gets replaced.
 pub(crate) enum Sink {
     /// Standard output.
     Stdout(BufWriter<std::io::Stdout>),
+    /// A special file, written in place.
+    Direct(BufWriter<File>),
     /// A temporary file and its final name.
-    File {
+    Replace {
         out: Option<BufWriter<File>>,
         tmp: PathBuf,
         dest: PathBuf,
@@ -21,21 +29,36 @@ pub(crate) enum Sink {
 }
 
 impl Sink {
-    /// Standard output, or a temporary file beside `path`.
+    /// Standard output (for `None` or `-`), or the file `path`.
     pub(crate) fn open(path: Option<&Path>) -> anyhow::Result<Self> {
-        let Some(dest) = path.filter(|p| p.as_os_str() != "-") else {
+        let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
             return Ok(Sink::Stdout(BufWriter::new(std::io::stdout())));
         };
+        let dest = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        match std::fs::metadata(&dest) {
+            Ok(m) if m.is_dir() => return Err(bad_input!("-o {}: is a directory", path.display())),
+            Ok(m) if !m.is_file() => {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&dest)
+                    .with_context(|| format!("cannot open output {}", path.display()))?;
+                return Ok(Sink::Direct(BufWriter::new(file)));
+            }
+            _ => {}
+        }
         let name = dest
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let tmp = dest.with_file_name(format!(".{name}.redc-{}.tmp", std::process::id()));
-        let file = File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        Ok(Sink::File {
+        let file = File::create(&tmp).map_err(|e| bad_input!("-o {}: cannot create the file: {e}", path.display()))?;
+        if let Ok(m) = std::fs::metadata(&dest) {
+            let _ = file.set_permissions(m.permissions());
+        }
+        Ok(Sink::Replace {
             out: Some(BufWriter::new(file)),
             tmp,
-            dest: dest.to_path_buf(),
+            dest,
         })
     }
 
@@ -43,22 +66,24 @@ impl Sink {
     pub(crate) fn writer(&mut self) -> &mut dyn Write {
         match self {
             Sink::Stdout(w) => w,
-            Sink::File { out, .. } => out.as_mut().expect("sink already finished"),
+            Sink::Direct(w) => w,
+            Sink::Replace { out, .. } => out.as_mut().expect("sink already finished"),
         }
     }
 
-    /// Flush, and move a file into place.
+    /// Flush, and move a replacement file into place.
     pub(crate) fn finish(mut self) -> anyhow::Result<()> {
         match &mut self {
             Sink::Stdout(w) => w.flush().context("cannot write to stdout"),
-            Sink::File { out, tmp, dest } => {
-                let w = out.take().expect("sink already finished");
-                let file = w
-                    .into_inner()
-                    .map_err(|e| e.into_error())
-                    .context("cannot write output")?;
-                file.sync_all().context("cannot write output")?;
-                std::fs::rename(&*tmp, &*dest).with_context(|| format!("cannot rename output to {}", dest.display()))
+            Sink::Direct(w) => w.flush().context("cannot write output"),
+            Sink::Replace { out, tmp, dest } => {
+                let w = out.as_mut().expect("sink already finished");
+                w.flush().context("cannot write output")?;
+                w.get_ref().sync_all().context("cannot write output")?;
+                std::fs::rename(&*tmp, &*dest)
+                    .with_context(|| format!("cannot move output into place at {}", dest.display()))?;
+                *out = None;
+                Ok(())
             }
         }
     }
@@ -66,7 +91,7 @@ impl Sink {
 
 impl Drop for Sink {
     fn drop(&mut self) {
-        if let Sink::File { out: Some(_), tmp, .. } = self {
+        if let Sink::Replace { out: Some(_), tmp, .. } = self {
             let _ = std::fs::remove_file(tmp);
         }
     }

@@ -210,3 +210,50 @@ fn counts_prints_koc_table() {
         "2·8² + 8 = 136 multiplications: {out}"
     );
 }
+
+#[test]
+fn output_files_and_special_files() {
+    let dir = std::env::temp_dir().join(format!("redc-cli-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("r.txt");
+    // -o works for a single result too.
+    assert_eq!(
+        redc(&["modexp", "4", "13", "497", "-o", out.to_str().unwrap()], ""),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "445\n");
+    // A device is written in place, not replaced by a regular file.
+    assert_eq!(redc(&["modexp", "4", "13", "497", "-o", "/dev/null"], "").0, 0);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    // A directory as output or as batch input: status 2, nothing left behind.
+    rejects(
+        &["modexp", "4", "13", "497", "-o", dir.to_str().unwrap()],
+        "is a directory",
+    );
+    rejects(&["modexp", "--batch", dir.to_str().unwrap()], "--batch");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn batch_lines_edge_cases() {
+    // A byte-order mark on the first line is ignored; a key given twice is an error;
+    // an over-long line is an error line, not an out-of-memory.
+    let long = format!("{{\"base\": \"{}\", \"exp\": 1, \"mod\": 7}}\n", "1".repeat(1 << 21));
+    let input = format!(
+        "\u{feff}{{\"base\": 2, \"exp\": 3, \"mod\": 5}}\n{{\"base\": 2, \"exp\": 3, \"mod\": 5, \"mod\": 0}}\n{long}{{\"base\": 2, \"exp\": 3, \"mod\": 5}}\r\n"
+    );
+    let (code, out, _) = redc(&["modexp", "--batch", "-"], &input);
+    assert_eq!(code, 2);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["result"], "3");
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("\"mod\" given twice"),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2]["error"].as_str().unwrap().contains("limit"), "{}", lines[2]);
+    assert_eq!(lines[3]["result"], "3");
+}

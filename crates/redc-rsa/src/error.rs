@@ -50,6 +50,14 @@ pub enum Error {
     /// An I/O error while streaming (the message of the underlying error).
     #[error("i/o: {0}")]
     Io(String),
+    /// The key is encrypted (PKCS#8 `ENCRYPTED PRIVATE KEY`) and no password
+    /// was given.
+    #[error("the private key is encrypted: a password is needed")]
+    PasswordRequired,
+    /// An encrypted key that the password does not open (or whose encrypted
+    /// data is corrupted: the two cannot be told apart).
+    #[error("cannot decrypt the private key: wrong password (or corrupted key file)")]
+    WrongPassword,
 }
 
 /// `Result` with [`Error`].

@@ -189,12 +189,14 @@ impl RsaPrivateKey {
     /// Checked: the primes multiply to `n`, each is odd and greater than 2,
     /// `e·d ≡ 1 (mod r_i - 1)` for every prime, plus the public-key checks.
     pub fn from_components(n: Num, e: Num, d: Num, primes: Vec<Num>) -> Result<Self> {
-        let public = RsaPublicKey::new(n, e)?;
+        // Secrets are wiped on every path out, the error paths included.
         let d = Zeroizing::new(d);
+        let primes = Zeroizing::new(primes);
+        let public = RsaPublicKey::new(n, e)?;
         if primes.len() < 2 {
             return Err(Error::InvalidKey("a key needs at least two primes".into()));
         }
-        let mut product = Num::one();
+        let mut product = Zeroizing::new(Num::one());
         for (i, p) in primes.iter().enumerate() {
             if !p.is_odd() || p.bits() < 2 {
                 return Err(Error::InvalidKey(format!(
@@ -202,9 +204,9 @@ impl RsaPrivateKey {
                     i + 1
                 )));
             }
-            product = product.mul(p);
+            product = Zeroizing::new(product.mul(p));
         }
-        if product != public.n {
+        if *product != public.n {
             return Err(Error::InvalidKey(
                 "the primes do not multiply to the modulus (p·q != n)".into(),
             ));
@@ -213,9 +215,9 @@ impl RsaPrivateKey {
             return Err(Error::InvalidKey("private exponent d is not in 1..n".into()));
         }
         let mut factors = Vec::with_capacity(primes.len());
-        let mut prefix = Num::one();
-        for (i, p) in primes.into_iter().enumerate() {
-            let pm1 = p.checked_sub(&Num::one()).unwrap_or_default();
+        let mut prefix = Zeroizing::new(Num::one());
+        for (i, p) in primes.iter().cloned().enumerate() {
+            let pm1 = Zeroizing::new(p.checked_sub(&Num::one()).unwrap_or_default());
             let exp = Zeroizing::new(d.rem(&pm1).unwrap_or_default());
             if public.e.mul(&exp).rem(&pm1) != Some(Num::one()) {
                 return Err(Error::InvalidKey(format!(
@@ -233,7 +235,7 @@ impl RsaPrivateKey {
             let modulus = Modulus::new(&p).map_err(|err| Error::InvalidKey(format!("prime {}: {err}", i + 1)))?;
             let cofactor = public.n.divrem(&p).map(|(q, _)| q).unwrap_or_default();
             let ct_reducible = cofactor.bits() <= 64 * modulus.len();
-            prefix = prefix.mul(&p);
+            prefix = Zeroizing::new(prefix.mul(&p));
             factors.push(Factor {
                 prime: Zeroizing::new(p),
                 modulus,

@@ -12,6 +12,7 @@
 //! CIOS product and the fixed-window schedule (constant-time), public-key
 //! arithmetic the sliding window (public exponents).
 
+pub mod envelope;
 pub mod error;
 pub mod hash;
 pub mod key;
@@ -23,3 +24,12 @@ pub use key::{CrtMode, RsaPrivateKey, RsaPublicKey};
 
 /// The integer type of the RSA layer.
 pub type Num = redc::Nat<u64>;
+
+pub mod encoding;
+pub use encoding::{AnyKey, Pbes2Kdf, read_key, read_private_key, read_public_key};
+
+pub mod hazmat;
+pub mod mgf;
+pub mod oaep;
+pub mod pkcs1v15;
+pub mod pss;

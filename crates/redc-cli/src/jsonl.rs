@@ -1,0 +1,209 @@
+//! The JSON Lines driver shared by the batch commands: one JSON object per
+//! input line, one JSON line out per input line, in order.
+//!
+//! A bad line gets `{"line": N, "error": "line N: ...", "field": ...}` and
+//! the other lines are still answered; the exit status is then 2. Lines are
+//! read with a length cap (a longer line is an error line, not an
+//! out-of-memory), a UTF-8 byte-order mark on the first line is ignored, a
+//! key given twice in one object is an error, and each answer is flushed as
+//! soon as it is written, so the command can be driven line by line.
+
+use crate::failure::{BAD_INPUT, bad_input};
+use crate::output::Sink;
+use anyhow::Context;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::{Map, Value, json};
+use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// The longest input line, in bytes.
+pub(crate) const MAX_LINE: usize = 1 << 20;
+
+/// Why one line could not be answered: the field (if one) and the message.
+pub(crate) struct LineError {
+    pub(crate) field: Option<&'static str>,
+    pub(crate) message: String,
+}
+
+impl LineError {
+    /// An error about the line as a whole.
+    pub(crate) fn line(message: impl Into<String>) -> Self {
+        Self {
+            field: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about one field; the message is prefixed with its name.
+    pub(crate) fn field(name: &'static str, message: impl core::fmt::Display) -> Self {
+        Self {
+            field: Some(name),
+            message: format!("field \"{name}\": {message}"),
+        }
+    }
+}
+
+/// A JSON object whose keys are unique.
+struct UniqueObject(Map<String, Value>);
+
+impl<'de> Deserialize<'de> for UniqueObject {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = UniqueObject;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<UniqueObject, A::Error> {
+                let mut map = Map::new();
+                while let Some((k, v)) = access.next_entry::<String, Value>()? {
+                    if map.contains_key(&k) {
+                        return Err(serde::de::Error::custom(format!("field \"{k}\" given twice")));
+                    }
+                    map.insert(k, v);
+                }
+                Ok(UniqueObject(map))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Parse one line into an object.
+fn parse_line(raw: &[u8], first: bool) -> Result<Map<String, Value>, LineError> {
+    let raw = if first {
+        raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(raw)
+    } else {
+        raw
+    };
+    let text = std::str::from_utf8(raw).map_err(|_| LineError::line("not UTF-8 text"))?;
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(LineError::line("empty line (expected a JSON object)"));
+    }
+    match serde_json::from_str::<UniqueObject>(text) {
+        Ok(obj) => Ok(obj.0),
+        Err(e) if e.is_data() && text.trim_start().starts_with('{') => Err(LineError::line(e.to_string())),
+        Err(e) if e.is_data() => Err(LineError::line("not a JSON object")),
+        Err(e) => Err(LineError::line(format!("not JSON: {e}"))),
+    }
+}
+
+/// Read one line of at most [`MAX_LINE`] bytes (without the newline);
+/// `None` at the end; `Some(Err(len))` for a longer line, which is skipped.
+fn next_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<Result<(), usize>>> {
+    buf.clear();
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        len += part.len();
+        if len <= MAX_LINE {
+            buf.extend_from_slice(part);
+        }
+        let consumed = done.unwrap_or(chunk.len());
+        r.consume(consumed);
+        if done.is_some() {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    Ok(Some(if len > MAX_LINE { Err(len) } else { Ok(()) }))
+}
+
+/// Answer every line of `input` (`-` for stdin) with `answer`, writing to
+/// `output` (stdout if `None` or `-`). `what` names the input option.
+pub(crate) fn run(
+    input: &Path,
+    what: &str,
+    output: Option<&Path>,
+    mut answer: impl FnMut(&Map<String, Value>) -> Result<Value, LineError>,
+) -> anyhow::Result<ExitCode> {
+    let reader: Box<dyn Read> = if input.as_os_str() == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(input).map_err(|e| bad_input!("{what} {}: {e}", input.display()))?)
+    };
+    let mut reader = BufReader::new(reader);
+    let mut sink = Sink::open(output)?;
+    let mut progress = Progress::new();
+    let (mut lines, mut bad) = (0usize, 0usize);
+    let mut buf = Vec::new();
+    while let Some(read) =
+        next_line(&mut reader, &mut buf).map_err(|e| bad_input!("{what} {}: {e}", input.display()))?
+    {
+        lines += 1;
+        let result = match read {
+            Err(len) => Err(LineError::line(format!(
+                "line is {len} bytes long, more than the limit of {MAX_LINE}"
+            ))),
+            Ok(()) => parse_line(&buf, lines == 1).and_then(|obj| answer(&obj)),
+        };
+        let out = result.unwrap_or_else(|e| {
+            bad += 1;
+            let mut obj = json!({ "line": lines, "error": format!("line {lines}: {}", e.message) });
+            if let Some(field) = e.field {
+                obj["field"] = json!(field);
+            }
+            obj
+        });
+        let w = sink.writer();
+        writeln!(w, "{out}").context("cannot write output")?;
+        w.flush().context("cannot write output")?;
+        progress.tick(lines);
+    }
+    progress.done(lines);
+    sink.finish()?;
+    if bad > 0 {
+        let _ = writeln!(
+            std::io::stderr(),
+            "redc: {bad} of {lines} lines had errors (see their \"error\" fields)"
+        );
+        return Ok(ExitCode::from(BAD_INPUT));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A line count on stderr, refreshed at most every 200 ms, only when stderr
+/// is a terminal and the work takes long enough to show.
+struct Progress {
+    on: bool,
+    shown: bool,
+    last: Instant,
+}
+
+impl Progress {
+    fn new() -> Self {
+        Self {
+            on: std::io::stderr().is_terminal(),
+            shown: false,
+            last: Instant::now(),
+        }
+    }
+
+    fn tick(&mut self, lines: usize) {
+        if self.on && self.last.elapsed() > Duration::from_millis(200) {
+            self.last = Instant::now();
+            self.shown = true;
+            let _ = write!(std::io::stderr(), "\rredc: {lines} lines answered");
+        }
+    }
+
+    fn done(&self, lines: usize) {
+        if self.shown {
+            let _ = writeln!(std::io::stderr(), "\rredc: {lines} lines answered");
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Reading keys, passwords, inputs and hash names for the RSA commands, and
+//! turning `redc_rsa` errors into the command line's exit statuses.
+
+use crate::args::PasswordArgs;
+use crate::failure::{BadInput, bad_input};
+use redc_rsa::encoding::{AnyKey, read_key};
+use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey};
+use std::io::Read;
+use std::path::Path;
+use zeroize::Zeroizing;
+
+/// The environment variable that may hold a key password.
+pub(crate) const PASSWORD_ENV: &str = "REDC_KEY_PASSWORD";
+
+/// An error of the RSA layer as a command-line error: bad input (status 2)
+/// for everything but a failing random generator or I/O.
+pub(crate) fn rsa_error(context: &str, e: &Error) -> anyhow::Error {
+    match e {
+        Error::Rng | Error::Io(_) => anyhow::anyhow!("{context}: {e}"),
+        _ => anyhow::Error::new(BadInput(format!("{context}: {e}"))),
+    }
+}
+
+/// The password from `--password-file` (first line) or `REDC_KEY_PASSWORD`.
+pub(crate) fn password(args: &PasswordArgs) -> anyhow::Result<Option<Zeroizing<Vec<u8>>>> {
+    if let Some(path) = &args.password_file {
+        let text =
+            Zeroizing::new(std::fs::read(path).map_err(|e| bad_input!("--password-file {}: {e}", path.display()))?);
+        let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        return Ok(Some(Zeroizing::new(line.to_vec())));
+    }
+    Ok(std::env::var_os(PASSWORD_ENV).map(|v| Zeroizing::new(v.into_encoded_bytes())))
+}
+
+/// The bytes of `path` (`-` for stdin); `what` names the option in errors.
+pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
+    if path.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| bad_input!("{what} -: {e}"))?;
+        return Ok(buf);
+    }
+    std::fs::read(path).map_err(|e| bad_input!("{what} {}: {e}", path.display()))
+}
+
+/// Any key file (`--key`).
+pub(crate) fn load_key(path: &Path, pw: &PasswordArgs) -> anyhow::Result<AnyKey> {
+    let bytes = Zeroizing::new(read_input(path, "--key")?);
+    let password = password(pw)?;
+    read_key(&bytes, password.as_deref().map(Vec::as_slice))
+        .map_err(|e| rsa_error(&format!("--key {}", path.display()), &e))
+}
+
+/// A private key file (`--key`).
+pub(crate) fn load_private(path: &Path, pw: &PasswordArgs) -> anyhow::Result<RsaPrivateKey> {
+    match load_key(path, pw)? {
+        AnyKey::Private(k) => Ok(k),
+        AnyKey::Public(_) => Err(bad_input!(
+            "--key {}: a private key is needed, this is a public key",
+            path.display()
+        )),
+    }
+}
+
+/// The public half of any key file (`--key`).
+pub(crate) fn load_public(path: &Path, pw: &PasswordArgs) -> anyhow::Result<RsaPublicKey> {
+    Ok(match load_key(path, pw)? {
+        AnyKey::Private(k) => k.public_key().clone(),
+        AnyKey::Public(k) => k,
+    })
+}
+
+/// A hash name; `field` names the option in errors.
+pub(crate) fn parse_hash(name: &str, field: &str) -> anyhow::Result<HashAlg> {
+    HashAlg::from_name(name).ok_or_else(|| {
+        let all: Vec<&str> = HashAlg::ALL.iter().map(|h| h.name()).collect();
+        bad_input!("{field}: unknown hash {name:?}; possible values: {}", all.join(", "))
+    })
+}
+
+/// Hexadecimal bytes, or a message saying what is wrong.
+pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
+    if text.len() % 2 != 0 {
+        return Err("odd number of hexadecimal digits".into());
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            text.get(i..i + 2)
+                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
+                .ok_or_else(|| format!("invalid hexadecimal at position {i}"))
+        })
+        .collect()
+}
+
+/// Hexadecimal bytes; `field` names the option in errors.
+pub(crate) fn parse_hex(text: &str, field: &str) -> anyhow::Result<Vec<u8>> {
+    hex_bytes(text).map_err(|m| bad_input!("{field}: {m}"))
+}
+
+/// Lower-case hexadecimal.
+pub(crate) fn to_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,461 @@
+//! The RSA commands end to end, against the `openssl` command both ways:
+//! keys, signatures (PSS, PKCS#1 v1.5), OAEP and PKCS#1 v1.5 encryption, the
+//! file envelope (round trip, tampering, truncation, 1 GiB with flat
+//! memory), the textbook `--raw-blocks` mode and the batch commands.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// A scratch directory for this test process.
+fn dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("redc-rsa-cli-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    })
+}
+
+fn path(name: &str) -> String {
+    dir().join(name).to_str().unwrap().to_owned()
+}
+
+/// Run redc; panic with its stderr unless the status is `want`.
+fn redc(args: &[&str], want: i32) -> String {
+    let out = common::run(args, "");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(want), "redc {args:?}: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Run openssl; panic unless it succeeds.
+fn openssl(args: &[&str]) -> Vec<u8> {
+    let out = Command::new("openssl")
+        .args(args)
+        .output()
+        .expect("openssl is installed (.ci/run installs it)");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// A key pair made by redc (2048 bits) and one made by openssl (3072 bits),
+/// generated once per test process.
+fn keys() -> &'static (String, String, String, String) {
+    static KEYS: OnceLock<(String, String, String, String)> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let (rk, rp) = (path("redc.pem"), path("redc.pub"));
+        redc(&["keygen", "--bits", "2048", "-o", &rk, "--pub", &rp], 0);
+        let ok = path("openssl.pem");
+        openssl(&[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:3072",
+            "-out",
+            &ok,
+        ]);
+        let op = path("openssl.pub");
+        openssl(&["pkey", "-in", &ok, "-pubout", "-out", &op]);
+        (rk, rp, ok, op)
+    })
+}
+
+#[test]
+fn keys_open_both_ways() {
+    let (rk, rp, ok, _) = keys();
+    openssl(&["pkey", "-in", rk, "-check", "-noout"]);
+    openssl(&["pkey", "-pubin", "-in", rp, "-noout"]);
+    // redc's public key of openssl's key equals openssl's.
+    let ours = redc(&["pubkey", ok], 0);
+    let theirs = String::from_utf8(openssl(&["pkey", "-in", ok, "-pubout"])).unwrap();
+    assert_eq!(ours, theirs);
+    // PKCS#1 forms.
+    let trad = path("trad.pem");
+    openssl(&["rsa", "-in", ok, "-traditional", "-out", &trad]);
+    assert_eq!(redc(&["pubkey", &trad], 0), theirs);
+    let p1 = redc(&["pubkey", ok, "--format", "pkcs1"], 0);
+    let p1f = path("p1.pub");
+    std::fs::write(&p1f, &p1).unwrap();
+    openssl(&["rsa", "-RSAPublicKey_in", "-in", &p1f, "-noout"]);
+}
+
+#[test]
+fn signatures_both_ways() {
+    let (rk, rp, ok, op) = keys();
+    let msg = path("msg.txt");
+    std::fs::write(&msg, b"Montgomery multiplication, 1985\n").unwrap();
+    for (key, pubkey) in [(rk, rp), (ok, op)] {
+        for hash in ["sha256", "sha1", "sha512", "sha3-256"] {
+            // redc signs, openssl verifies (PSS with salt = hash length, and PKCS#1 v1.5).
+            let sig = path(&format!("sig-{hash}"));
+            redc(&["sign", "--key", key, "--hash", hash, "-i", &msg, "-o", &sig], 0);
+            let dg = format!("-{hash}");
+            openssl(&[
+                "dgst",
+                &dg,
+                "-sigopt",
+                "rsa_padding_mode:pss",
+                "-sigopt",
+                "rsa_pss_saltlen:digest",
+                "-verify",
+                pubkey,
+                "-signature",
+                &sig,
+                &msg,
+            ]);
+            redc(
+                &[
+                    "sign", "--key", key, "--scheme", "pkcs1v15", "--hash", hash, "-i", &msg, "-o", &sig,
+                ],
+                0,
+            );
+            openssl(&["dgst", &dg, "-verify", pubkey, "-signature", &sig, &msg]);
+            // openssl signs, redc verifies; a flipped message fails with status 1.
+            openssl(&[
+                "dgst",
+                &dg,
+                "-sigopt",
+                "rsa_padding_mode:pss",
+                "-sign",
+                key,
+                "-out",
+                &sig,
+                &msg,
+            ]);
+            redc(
+                &["verify", "--key", pubkey, "--hash", hash, "-i", &msg, "--sig", &sig],
+                0,
+            );
+            openssl(&["dgst", &dg, "-sign", key, "-out", &sig, &msg]);
+            redc(
+                &[
+                    "verify", "--key", key, "--scheme", "pkcs1v15", "--hash", hash, "-i", &msg, "--sig", &sig,
+                ],
+                0,
+            );
+            let other = path("other.txt");
+            std::fs::write(&other, b"Montgomery multiplication, 1986\n").unwrap();
+            redc(
+                &[
+                    "verify", "--key", pubkey, "--scheme", "pkcs1v15", "--hash", hash, "-i", &other, "--sig", &sig,
+                ],
+                1,
+            );
+        }
+    }
+}
+
+#[test]
+fn oaep_and_pkcs1v15_encryption_both_ways() {
+    let (rk, rp, ok, op) = keys();
+    let msg = path("secret.txt");
+    std::fs::write(&msg, b"attack at dawn").unwrap();
+    for (key, pubkey) in [(rk, rp), (ok, op)] {
+        for hash in ["sha1", "sha256"] {
+            let ct = path(&format!("ct-{hash}"));
+            let pt = path(&format!("pt-{hash}"));
+            let oaep_md = format!("rsa_oaep_md:{hash}");
+            let mgf_md = format!("rsa_mgf1_md:{hash}");
+            redc(
+                &["rsa", "encrypt", "--key", pubkey, "--hash", hash, "-i", &msg, "-o", &ct],
+                0,
+            );
+            openssl(&[
+                "pkeyutl",
+                "-decrypt",
+                "-inkey",
+                key,
+                "-pkeyopt",
+                "rsa_padding_mode:oaep",
+                "-pkeyopt",
+                &oaep_md,
+                "-pkeyopt",
+                &mgf_md,
+                "-in",
+                &ct,
+                "-out",
+                &pt,
+            ]);
+            assert_eq!(std::fs::read(&pt).unwrap(), b"attack at dawn");
+            openssl(&[
+                "pkeyutl",
+                "-encrypt",
+                "-pubin",
+                "-inkey",
+                pubkey,
+                "-pkeyopt",
+                "rsa_padding_mode:oaep",
+                "-pkeyopt",
+                &oaep_md,
+                "-pkeyopt",
+                &mgf_md,
+                "-in",
+                &msg,
+                "-out",
+                &ct,
+            ]);
+            redc(
+                &["rsa", "decrypt", "--key", key, "--hash", hash, "-i", &ct, "-o", &pt],
+                0,
+            );
+            assert_eq!(std::fs::read(&pt).unwrap(), b"attack at dawn");
+        }
+        let ct = path("ct-v15");
+        let pt = path("pt-v15");
+        redc(
+            &[
+                "rsa", "encrypt", "--scheme", "pkcs1v15", "--key", pubkey, "-i", &msg, "-o", &ct,
+            ],
+            0,
+        );
+        openssl(&["pkeyutl", "-decrypt", "-inkey", key, "-in", &ct, "-out", &pt]);
+        assert_eq!(std::fs::read(&pt).unwrap(), b"attack at dawn");
+        openssl(&[
+            "pkeyutl", "-encrypt", "-pubin", "-inkey", pubkey, "-in", &msg, "-out", &ct,
+        ]);
+        redc(
+            &[
+                "rsa", "decrypt", "--scheme", "pkcs1v15", "--key", key, "-i", &ct, "-o", &pt,
+            ],
+            0,
+        );
+        assert_eq!(std::fs::read(&pt).unwrap(), b"attack at dawn");
+    }
+}
+
+#[test]
+fn envelope_round_trip_and_tampering() {
+    let (rk, rp, ok, _) = keys();
+    let data: Vec<u8> = (0..200_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let (plain, sealed, back) = (path("env.bin"), path("env.redc"), path("env.out"));
+    std::fs::write(&plain, &data).unwrap();
+    redc(&["encrypt", "--key", rp, "-i", &plain, "-o", &sealed], 0);
+    redc(&["decrypt", "--key", rk, "-i", &sealed, "-o", &back], 0);
+    assert_eq!(std::fs::read(&back).unwrap(), data);
+    std::fs::remove_file(&back).unwrap();
+    // The wrong key: status 2, nothing written.
+    let out = common::run(&["decrypt", "--key", ok, "-i", &sealed, "-o", &back], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!Path::new(&back).exists());
+    // A tampered byte anywhere, or a truncation: status 2, nothing written.
+    let sealed_bytes = std::fs::read(&sealed).unwrap();
+    let bad = path("env.bad");
+    let mut positions: Vec<usize> = (0..40).collect();
+    positions.extend((40..sealed_bytes.len()).step_by(9973));
+    positions.push(sealed_bytes.len() - 1);
+    for pos in positions {
+        let mut t = sealed_bytes.clone();
+        t[pos] ^= 0x20;
+        std::fs::write(&bad, &t).unwrap();
+        let out = common::run(&["decrypt", "--key", rk, "-i", &bad, "-o", &back], "");
+        assert_eq!(out.status.code(), Some(2), "tampered byte {pos}");
+        assert!(!Path::new(&back).exists(), "tampered byte {pos} left output");
+    }
+    for len in [0, 10, 300, sealed_bytes.len() / 2, sealed_bytes.len() - 1] {
+        std::fs::write(&bad, &sealed_bytes[..len]).unwrap();
+        let out = common::run(&["decrypt", "--key", rk, "-i", &bad, "-o", &back], "");
+        assert_eq!(out.status.code(), Some(2), "truncated to {len}");
+        assert!(!Path::new(&back).exists());
+    }
+}
+
+#[test]
+fn raw_blocks_round_trip() {
+    let (rk, rp, _, _) = keys();
+    let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let (plain, sealed, back) = (path("raw.bin"), path("raw.redc"), path("raw.out"));
+    std::fs::write(&plain, &data).unwrap();
+    redc(
+        &["encrypt", "--raw-blocks", "--key", rp, "-i", &plain, "-o", &sealed],
+        0,
+    );
+    // 8-byte length, then ceil(1000 / 255) blocks of 256 bytes.
+    assert_eq!(std::fs::metadata(&sealed).unwrap().len(), 8 + 4 * 256);
+    redc(&["decrypt", "--raw-blocks", "--key", rk, "-i", &sealed, "-o", &back], 0);
+    assert_eq!(std::fs::read(&back).unwrap(), data);
+    let help = redc(&["encrypt", "--help"], 0);
+    assert!(help.contains("INSECURE"));
+}
+
+#[test]
+fn batches() {
+    let (rk, rp, _, _) = keys();
+    let input = "{\"in\": \"00112233\"}\n{\"in\": \"zz\"}\n";
+    let out = common::run(&["rsa", "private-batch", "--key", rk, "--op", "sign-pss"], input);
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let sig = lines[0]["out"].as_str().unwrap().to_owned();
+    assert_eq!(sig.len(), 512);
+    assert_eq!(lines[1]["field"], "in");
+    let verify =
+        format!("{{\"in\": \"00112233\", \"sig\": \"{sig}\"}}\n{{\"in\": \"00112234\", \"sig\": \"{sig}\"}}\n");
+    let out = common::run(&["rsa", "public-batch", "--key", rp, "--op", "verify-pss"], &verify);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "{\"valid\":true}\n{\"valid\":false}\n"
+    );
+    // raw: public then private is the identity.
+    let out = common::run(
+        &["rsa", "public-batch", "--key", rp, "--op", "raw"],
+        "{\"in\": \"05\"}\n",
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let back = common::run(
+        &["rsa", "private-batch", "--key", rk, "--op", "raw"],
+        &format!("{{\"in\": \"{}\"}}\n", v["out"].as_str().unwrap()),
+    );
+    let v: serde_json::Value = serde_json::from_slice(&back.stdout).unwrap();
+    assert!(v["out"].as_str().unwrap().trim_start_matches('0') == "5");
+}
+
+#[test]
+fn bad_rsa_input_exits_2() {
+    let (rk, _, _, _) = keys();
+    let msg = path("m.txt");
+    std::fs::write(&msg, b"x").unwrap();
+    for args in [
+        vec!["sign", "--key", "/nonexistent/key.pem", "-i", &msg, "-o", "/dev/null"],
+        vec!["sign", "--key", &msg, "-i", &msg, "-o", "/dev/null"],
+        vec!["sign", "--key", rk, "--hash", "md5", "-i", &msg, "-o", "/dev/null"],
+        vec!["keygen", "--bits", "512"],
+        vec!["keygen", "--e", "4"],
+        vec![
+            "rsa",
+            "encrypt",
+            "--key",
+            rk,
+            "--label",
+            "abc",
+            "-i",
+            &msg,
+            "-o",
+            "/dev/null",
+        ],
+    ] {
+        let out = common::run(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+/// Peak resident memory (KiB) and exit status of `redc args`, fed `len`
+/// pseudo-random bytes on stdin, as `/usr/bin/time` reports them.
+fn measured(args: &[&str], len: u64) -> (u64, i32) {
+    let report = path("time.txt");
+    let mut child = Command::new("/usr/bin/time")
+        .args(["-f", "%M", "-o", &report, env!("CARGO_BIN_EXE_redc")])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("/usr/bin/time is installed (.ci/run installs it)");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut buf = vec![0u8; 1 << 16];
+        let mut left = len;
+        while left > 0 {
+            for chunk in buf.chunks_mut(8) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                chunk.copy_from_slice(&x.to_le_bytes()[..chunk.len()]);
+            }
+            let n = left.min(buf.len() as u64) as usize;
+            if stdin.write_all(&buf[..n]).is_err() {
+                return;
+            }
+            left -= n as u64;
+        }
+    });
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    let status = child.wait().unwrap();
+    writer.join().unwrap();
+    let kib = std::fs::read_to_string(&report)
+        .unwrap()
+        .trim()
+        .lines()
+        .last()
+        .unwrap_or("0")
+        .parse()
+        .unwrap_or(0);
+    (kib, status.code().unwrap_or(-1))
+}
+
+#[test]
+fn one_gib_round_trip_in_flat_memory() {
+    let (rk, rp, _, _) = keys();
+    let (small, big) = (path("small.redc"), path("big.redc"));
+    let (small_kib, code) = measured(&["encrypt", "--key", rp, "-i", "-", "-o", &small], 16 << 20);
+    assert_eq!(code, 0);
+    let (big_kib, code) = measured(&["encrypt", "--key", rp, "-i", "-", "-o", &big], 1 << 30);
+    assert_eq!(code, 0);
+    assert!(std::fs::metadata(&big).unwrap().len() > 1 << 30);
+    // Memory is flat in the file size: 1 GiB needs no more than 16 MiB does, give or take 8 MiB.
+    assert!(
+        big_kib < small_kib + 8 * 1024,
+        "encrypt: {small_kib} KiB for 16 MiB, {big_kib} KiB for 1 GiB"
+    );
+    let back = path("big.out");
+    let out = Command::new("/usr/bin/time")
+        .args([
+            "-f",
+            "%M",
+            env!("CARGO_BIN_EXE_redc"),
+            "decrypt",
+            "--key",
+            rk,
+            "-i",
+            &big,
+            "-o",
+            &back,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dec_kib: u64 = String::from_utf8_lossy(&out.stderr)
+        .trim()
+        .lines()
+        .last()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(dec_kib < small_kib + 8 * 1024, "decrypt: {dec_kib} KiB for 1 GiB");
+    assert_eq!(std::fs::metadata(&back).unwrap().len(), 1 << 30);
+    // A tampered byte near the end: status 2 and no output at all.
+    std::fs::remove_file(&back).unwrap();
+    let mut f = std::fs::OpenOptions::new().read(true).write(true).open(&big).unwrap();
+    use std::io::{Seek, SeekFrom};
+    let end = f.seek(SeekFrom::End(-100)).unwrap();
+    let mut b = [0u8; 1];
+    f.read_exact(&mut b).unwrap();
+    f.seek(SeekFrom::Start(end)).unwrap();
+    f.write_all(&[b[0] ^ 1]).unwrap();
+    drop(f);
+    let out = common::run(&["decrypt", "--key", rk, "-i", &big, "-o", &back], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!Path::new(&back).exists());
+    for f in [small, big] {
+        let _ = std::fs::remove_file(f);
+    }
+}

@@ -1,0 +1,384 @@
+//! PKCS#1 v1.5: RSAES-PKCS1-v1_5 encryption (RFC 8017 §7.2) and
+//! RSASSA-PKCS1-v1_5 signatures (RFC 8017 §8.2, EMSA-PKCS1-v1_5 §9.2).
+//!
+//! Decryption uses **implicit rejection** (draft-irtf-cfrg-rsa-guidance §7,
+//! the algorithm OpenSSL 3.2 adopted against the Bleichenbacher and Marvin
+//! attacks): a ciphertext whose padding is wrong does not produce an error
+//! but a synthetic message derived deterministically from the private
+//! exponent and the ciphertext, of a pseudorandom length, by code that
+//! reads both candidates and branches on neither. Only publicly checkable
+//! conditions (ciphertext length, `c >= n`) and faults are errors.
+
+use crate::Num;
+use crate::error::{Error, Result};
+use crate::hash::HashAlg;
+use crate::hazmat::{i2osp, os2ip};
+use crate::key::{CrtMode, RsaPrivateKey, RsaPublicKey};
+use rand_core::CryptoRngCore;
+use sha2::{Digest, Sha256};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
+use zeroize::Zeroizing;
+
+/// RSAES-PKCS1-v1_5-ENCRYPT (RFC 8017 §7.2.1): `EM = 0x00 || 0x02 || PS ||
+/// 0x00 || M` with `PS` at least 8 random non-zero bytes, then RSAEP.
+///
+/// Errors: [`Error::MessageTooLong`] when `mLen > k - 11`.
+pub fn encrypt(key: &RsaPublicKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+    let k = key.size();
+    if msg.len() + 11 > k {
+        return Err(Error::MessageTooLong {
+            len: msg.len(),
+            max: k.saturating_sub(11),
+        });
+    }
+    let ps_len = k - msg.len() - 3;
+    let mut em = Zeroizing::new(vec![0u8; k]);
+    em[1] = 0x02;
+    non_zero_random(&mut em[2..2 + ps_len], rng)?;
+    em[3 + ps_len..].copy_from_slice(msg);
+    let m = Zeroizing::new(os2ip(&em));
+    let c = key.rsaep(&m)?;
+    Ok(i2osp(&c, k)?.to_vec())
+}
+
+/// RSAES-PKCS1-v1_5-DECRYPT (RFC 8017 §7.2.2) with implicit rejection
+/// (draft-irtf-cfrg-rsa-guidance §7.2, as OpenSSL 3.2 and later do by
+/// default).
+///
+/// A ciphertext with valid padding gives its message. A ciphertext with
+/// invalid padding gives a *synthetic* message: the last `L` bytes of
+/// `PRF(KDK, "message", 8k)`, where `KDK = HMAC-SHA256(SHA256(I2OSP(d, k)), C)`
+/// and `L` is drawn from `PRF(KDK, "length", 2048)`; the same ciphertext
+/// always gives the same answer, and OpenSSL gives the same bytes. Output
+/// and timing do not depend on which case occurred.
+///
+/// Errors, all on public data or faults: [`Error::Decryption`] when the
+/// ciphertext is not `k` bytes or is not less than `n`;
+/// [`Error::FaultDetected`] and [`Error::Rng`] from the private operation.
+pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
+    let em = rsadp_bytes(key, ct, rng)?;
+    let k = em.len();
+
+    // Step 3 of draft §7.2: the synthetic message and its length.
+    let kdk = key_derivation_key(key, ct, k)?;
+    let synthetic = prf(&kdk, b"message", k)?;
+    let lengths = prf(&kdk, b"length", 256)?;
+    // Longest message: k less 2 bytes (0x00 0x02) and 8 bytes of padding.
+    let max_len = u16::try_from(k - 10).map_err(|_| Error::Decryption)?;
+    let mut mask = max_len;
+    mask |= mask >> 1;
+    mask |= mask >> 2;
+    mask |= mask >> 4;
+    mask |= mask >> 8;
+    // The last of 128 masked candidates that is below max_len (0 if none).
+    let mut syn_len = 0u16;
+    for pair in lengths.chunks_exact(2) {
+        let candidate = u16::from_be_bytes([pair[0], pair[1]]) & mask;
+        syn_len.conditional_assign(&candidate, candidate.ct_lt(&max_len));
+    }
+    let syn_index = (k - usize::from(syn_len)) as u32;
+
+    // Step 4: decode the real message, then choose without branching.
+    let (good, msg_index) = eme_decode_ct(&em);
+    let index = u32::conditional_select(&syn_index, &(msg_index as u32), good) as usize;
+    let mut out = Zeroizing::new(vec![0u8; k]);
+    for ((o, &real), &fake) in out.iter_mut().zip(em.iter()).zip(synthetic.iter()) {
+        *o = u8::conditional_select(&fake, &real, good);
+    }
+    Ok(Zeroizing::new(out[index..].to_vec()))
+}
+
+/// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of `msg` hashed with `hash`.
+///
+/// Errors: [`Error::UnsupportedHash`] for SHAKE, [`Error::KeyTooSmall`]
+/// when the DigestInfo does not fit (`k < tLen + 11`).
+pub fn sign(key: &RsaPrivateKey, hash: HashAlg, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+    sign_digest(key, hash, &hash.digest(msg), rng)
+}
+
+/// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of a precomputed `digest`
+/// (`hLen` bytes of `hash`).
+pub fn sign_digest(key: &RsaPrivateKey, hash: HashAlg, digest: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+    let k = key.public_key().size();
+    let em = emsa_encode(hash, digest, k)?;
+    // EM starts with 0x00, so m < 256^(k-1) <= n.
+    let s = key.rsadp(&os2ip(&em), CrtMode::default(), rng)?;
+    Ok(i2osp(&s, k)?.to_vec())
+}
+
+/// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2): recompute the encoding of
+/// `msg` and compare it with `s^e mod n` ("encode and compare", no parsing).
+///
+/// Errors: [`Error::Verification`] for every invalid signature;
+/// [`Error::UnsupportedHash`] or [`Error::KeyTooSmall`] when no signature
+/// with this hash and key can exist.
+pub fn verify(key: &RsaPublicKey, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Result<()> {
+    verify_digest(key, hash, &hash.digest(msg), sig)
+}
+
+/// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) against a precomputed
+/// `digest` (`hLen` bytes of `hash`).
+pub fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<()> {
+    let k = key.size();
+    let expected = emsa_encode(hash, digest, k)?;
+    // Step 1: length check.
+    if sig.len() != k {
+        return Err(Error::Verification);
+    }
+    // Step 2: RSAVP1 (s >= n is "signature representative out of range").
+    let m = key.rsaep(&os2ip(sig)).map_err(|_| Error::Verification)?;
+    let em = i2osp(&m, k).map_err(|_| Error::Verification)?;
+    // Step 4: compare.
+    if bool::from(em.ct_eq(&expected[..])) {
+        Ok(())
+    } else {
+        Err(Error::Verification)
+    }
+}
+
+/// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) of a precomputed `digest`:
+/// `EM = 0x00 || 0x01 || PS || 0x00 || T`, with `T` the DER `DigestInfo`
+/// of `hash` and `digest` (§9.2 note 1) and `PS` at least 8 bytes `0xff`.
+///
+/// Errors: [`Error::UnsupportedHash`] for SHAKE (no DigestInfo),
+/// [`Error::InvalidParameters`] when `digest` is not `hLen` bytes,
+/// [`Error::KeyTooSmall`] when `em_len < tLen + 11`.
+pub fn emsa_encode(hash: HashAlg, digest: &[u8], em_len: usize) -> Result<Vec<u8>> {
+    let prefix = hash
+        .digest_info_prefix()
+        .ok_or(Error::UnsupportedHash(hash.name(), "RSASSA-PKCS1-v1_5"))?;
+    if digest.len() != hash.output_len() {
+        return Err(Error::InvalidParameters(format!(
+            "a {} digest has {} bytes, not {}",
+            hash.name(),
+            hash.output_len(),
+            digest.len()
+        )));
+    }
+    let t_len = prefix.len() + digest.len();
+    if em_len < t_len + 11 {
+        return Err(Error::KeyTooSmall);
+    }
+    let mut em = Vec::with_capacity(em_len);
+    em.extend_from_slice(&[0x00, 0x01]);
+    em.resize(em_len - t_len - 1, 0xff);
+    em.push(0x00);
+    em.extend_from_slice(&prefix);
+    em.extend_from_slice(digest);
+    Ok(em)
+}
+
+/// RFC 8017 §7.2.2 steps 1–2: length check, RSADP, I2OSP. Public failures
+/// (length, `c >= n`) are [`Error::Decryption`].
+pub(crate) fn rsadp_bytes(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
+    let k = key.public_key().size();
+    if ct.len() != k || k < 11 {
+        return Err(Error::Decryption);
+    }
+    let c: Num = os2ip(ct);
+    let m = Zeroizing::new(key.rsadp(&c, CrtMode::default(), rng).map_err(|e| match e {
+        Error::OutOfRange => Error::Decryption,
+        other => other,
+    })?);
+    i2osp(&m, k)
+}
+
+/// EME-PKCS1-v1_5 decoding (RFC 8017 §7.2.2 step 3) in constant time:
+/// whether `em = 0x00 || 0x02 || PS || 0x00 || M` with `|PS| >= 8`, and the
+/// index where `M` starts (meaningful only when valid). Reads every byte and
+/// branches on none.
+pub(crate) fn eme_decode_ct(em: &[u8]) -> (Choice, usize) {
+    if em.len() < 11 {
+        return (Choice::from(0), em.len());
+    }
+    let mut good = em[0].ct_eq(&0x00) & em[1].ct_eq(&0x02);
+    let mut found = Choice::from(0);
+    let mut zero_index = 0u32;
+    for (i, &b) in em.iter().enumerate().skip(2) {
+        let is_zero = b.ct_eq(&0);
+        zero_index.conditional_assign(&(i as u32), !found & is_zero);
+        found |= is_zero;
+    }
+    // The separator must exist and follow at least 8 padding bytes.
+    good &= found & !zero_index.ct_lt(&10);
+    (good, zero_index as usize + 1)
+}
+
+/// Fill `buf` with random non-zero bytes (the PS of RFC 8017 §7.2.1 step 2a).
+fn non_zero_random(buf: &mut [u8], rng: &mut impl CryptoRngCore) -> Result<()> {
+    rng.try_fill_bytes(buf).map_err(|_| Error::Rng)?;
+    for b in buf.iter_mut() {
+        while *b == 0 {
+            let mut one = [0u8; 1];
+            rng.try_fill_bytes(&mut one).map_err(|_| Error::Rng)?;
+            *b = one[0];
+        }
+    }
+    Ok(())
+}
+
+/// The key-derivation key of draft-irtf-cfrg-rsa-guidance §7.2 step 3.1:
+/// `KDK = HMAC-SHA256(SHA256(I2OSP(d, k)), C)`. (Equal to HMAC keyed with
+/// `I2OSP(d, k)` itself whenever `k` exceeds SHA-256's 64-byte block.)
+fn key_derivation_key(key: &RsaPrivateKey, ct: &[u8], k: usize) -> Result<Zeroizing<[u8; 32]>> {
+    let d = i2osp(key.d(), k)?;
+    let mut dh = Zeroizing::new([0u8; 32]);
+    dh.copy_from_slice(&Sha256::digest(&d[..]));
+    let mut mac = HmacSha256::new(&dh[..]);
+    mac.update(ct);
+    Ok(mac.finalize())
+}
+
+/// The PRF of draft-irtf-cfrg-rsa-guidance §7.1: the concatenation of
+/// `HMAC-SHA256(KDK, I2OSP(i, 2) || label || I2OSP(8·len, 2))` for
+/// `i = 0, 1, ...`, cut to `len` bytes.
+fn prf(kdk: &[u8; 32], label: &[u8], len: usize) -> Result<Zeroizing<Vec<u8>>> {
+    let bits = u16::try_from(len * 8).map_err(|_| Error::Decryption)?;
+    let keyed = HmacSha256::new(kdk);
+    let mut out = Zeroizing::new(Vec::with_capacity(len + 32));
+    let mut i = 0u16;
+    while out.len() < len {
+        let mut mac = keyed.clone();
+        mac.update(&i.to_be_bytes());
+        mac.update(label);
+        mac.update(&bits.to_be_bytes());
+        out.extend_from_slice(&mac.finalize()[..]);
+        i = i.wrapping_add(1);
+    }
+    out.truncate(len);
+    Ok(out)
+}
+
+/// HMAC-SHA256 (RFC 2104) over `sha2`; the key pads are wiped on drop.
+#[derive(Clone)]
+struct HmacSha256 {
+    inner: Sha256,
+    opad: Zeroizing<[u8; 64]>,
+}
+
+impl HmacSha256 {
+    fn new(key: &[u8]) -> Self {
+        let mut k = Zeroizing::new([0u8; 64]);
+        if key.len() > 64 {
+            k[..32].copy_from_slice(&Sha256::digest(key));
+        } else {
+            k[..key.len()].copy_from_slice(key);
+        }
+        let mut ipad = Zeroizing::new([0u8; 64]);
+        let mut opad = Zeroizing::new([0u8; 64]);
+        for i in 0..64 {
+            ipad[i] = k[i] ^ 0x36;
+            opad[i] = k[i] ^ 0x5c;
+        }
+        let mut inner = Sha256::new();
+        inner.update(&ipad[..]);
+        Self { inner, opad }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        self.inner.update(data);
+    }
+
+    fn finalize(self) -> Zeroizing<[u8; 32]> {
+        let inner = self.inner.finalize();
+        let mut outer = Sha256::new();
+        outer.update(&self.opad[..]);
+        outer.update(inner);
+        let mut out = Zeroizing::new([0u8; 32]);
+        out.copy_from_slice(&outer.finalize());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hmac(key: &[u8], data: &[u8]) -> Vec<u8> {
+        let mut m = HmacSha256::new(key);
+        m.update(data);
+        m.finalize().to_vec()
+    }
+
+    fn hex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn hmac_sha256_rfc4231() {
+        // RFC 4231 test cases 1, 2 and 6 (key longer than the block).
+        assert_eq!(
+            hmac(&[0x0b; 20], b"Hi There"),
+            hex("b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        );
+        assert_eq!(
+            hmac(b"Jefe", b"what do ya want for nothing?"),
+            hex("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        );
+        assert_eq!(
+            hmac(&[0xaa; 131], b"Test Using Larger Than Block-Size Key - Hash Key First"),
+            hex("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        );
+    }
+
+    #[test]
+    fn emsa_layout() {
+        let d = HashAlg::Sha256.digest(b"abc");
+        let em = emsa_encode(HashAlg::Sha256, &d, 64).unwrap();
+        assert_eq!(em.len(), 64);
+        assert_eq!(&em[..2], &[0, 1]);
+        assert!(em[2..64 - 51 - 1].iter().all(|&b| b == 0xff));
+        assert_eq!(em[64 - 52], 0);
+        assert_eq!(&em[64 - 32..], &d[..]);
+        // tLen = 51: 61 bytes are too few, 62 enough.
+        assert_eq!(emsa_encode(HashAlg::Sha256, &d, 61), Err(Error::KeyTooSmall));
+        assert!(emsa_encode(HashAlg::Sha256, &d, 62).is_ok());
+        assert!(matches!(
+            emsa_encode(HashAlg::Sha256, &d[..31], 64),
+            Err(Error::InvalidParameters(_))
+        ));
+        assert!(matches!(
+            emsa_encode(HashAlg::Shake128, &d, 64),
+            Err(Error::UnsupportedHash(..))
+        ));
+    }
+
+    #[test]
+    fn eme_decoding_cases() {
+        let mut em = vec![0u8; 32];
+        em[1] = 2;
+        for b in &mut em[2..12] {
+            *b = 0x55;
+        }
+        // em[12] = 0 separator, message em[13..].
+        let (good, idx) = eme_decode_ct(&em);
+        assert!(bool::from(good));
+        assert_eq!(idx, 13);
+        // Separator right after 8 padding bytes: valid, message from 11.
+        let mut e2 = em.clone();
+        e2[10] = 0;
+        let (good, idx) = eme_decode_ct(&e2);
+        assert!(bool::from(good));
+        assert_eq!(idx, 11);
+        // After only 7 padding bytes: invalid.
+        let mut e3 = em.clone();
+        e3[9] = 0;
+        assert!(!bool::from(eme_decode_ct(&e3).0));
+        // No separator at all: invalid.
+        let mut e4 = em.clone();
+        for b in &mut e4[2..] {
+            *b = 1;
+        }
+        assert!(!bool::from(eme_decode_ct(&e4).0));
+        // Wrong block type or leading byte: invalid.
+        let mut e5 = em.clone();
+        e5[1] = 1;
+        assert!(!bool::from(eme_decode_ct(&e5).0));
+        let mut e6 = em;
+        e6[0] = 1;
+        assert!(!bool::from(eme_decode_ct(&e6).0));
+    }
+}
