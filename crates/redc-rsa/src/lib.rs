@@ -33,3 +33,12 @@ pub mod mgf;
 pub mod oaep;
 pub mod pkcs1v15;
 pub mod pss;
+
+/// Bytes from hexadecimal text, for the unit tests' known answers.
+#[cfg(test)]
+pub(crate) fn test_hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}

@@ -49,13 +49,7 @@ pub(crate) fn mgf1_xor(hash: HashAlg, seed: &[u8], dst: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
-    }
+    use crate::test_hex as hex;
 
     #[test]
     fn mgf1_sha1_known_answer() {

@@ -293,18 +293,12 @@ impl HmacSha256 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_hex as hex;
 
     fn hmac(key: &[u8], data: &[u8]) -> Vec<u8> {
         let mut m = HmacSha256::new(key);
         m.update(data);
         m.finalize().to_vec()
-    }
-
-    fn hex(s: &str) -> Vec<u8> {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect()
     }
 
     #[test]
