@@ -117,6 +117,11 @@ impl Product {
         n0: W,
         scratch: &mut [W],
     ) {
+        let s = n.len();
+        assert!(
+            s > 0 && out.len() == s && a.len() == s && b.len() == s && scratch.len() >= self.scratch_len::<W>(s),
+            "Product::mont_mul: operands must have the modulus's {s} digits and scratch at least scratch_len(s)"
+        );
         let top = match self {
             Product::Sos => sos::mont_mul(meter, out, a, b, n, n0, scratch),
             Product::Cios => cios::mont_mul(meter, out, a, b, n, n0, scratch),
@@ -186,9 +191,10 @@ impl<W: Word> Modulus<W> {
         }
         let s = n.digits().len();
         let sw = s * W::BITS as usize;
-        let rem = |k: usize| Nat::<W>::pow2(k).rem(n).map(|r| r.to_digits_padded(s));
-        let r_mod_n = rem(sw).ok_or(ModulusError::Zero)?;
-        let r2_mod_n = rem(2 * sw).ok_or(ModulusError::Zero)?;
+        // n is not zero here, so the remainders exist.
+        let rem = |k: usize| Nat::<W>::pow2(k).rem(n).unwrap_or_default().to_digits_padded(s);
+        let r_mod_n = rem(sw);
+        let r2_mod_n = rem(2 * sw);
         Ok(Self {
             n: n.digits().to_vec(),
             n0: n.digits()[0].neg_inv(),
