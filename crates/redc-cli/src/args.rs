@@ -36,7 +36,8 @@ pub(crate) enum Command {
     Verify(VerifyArgs),
     /// Encrypt a file of any size for a public key (AES-256-GCM, key wrapped with RSA-OAEP-SHA256).
     Encrypt(EnvelopeArgs),
-    /// Decrypt a file made by `redc encrypt`; nothing is written unless the whole file authenticates.
+    /// Decrypt a file made by `redc encrypt`. With -o FILE nothing is written unless the whole
+    /// file authenticates; to stdout (-o -) each chunk is written once it authenticated.
     Decrypt(EnvelopeArgs),
     /// One RSA operation per message, as `openssl pkeyutl` does, and batches with one key.
     #[command(subcommand)]

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 /// Where a command's output goes.
 ///
 /// A regular file (or a path that does not exist yet) is written under a
-/// temporary name in the same directory and renamed into place by
-/// [`Sink::finish`], keeping the permissions of a file it replaces; dropped
+/// fresh temporary name in the same directory and renamed into place by
+/// [`Sink::finish`], keeping the permissions of a file it replaces (a new
+/// file is readable by its owner only, mode 0600); dropped
 /// without `finish` (an error on the way) or failing to rename, the temporary
 /// file is removed, so nothing half-written is left behind. Anything else —
 /// a device such as `/dev/null`, a pipe — is written directly. A symbolic
@@ -50,8 +51,22 @@ impl Sink {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let tmp = dest.with_file_name(format!(".{name}.redc-{}.tmp", std::process::id()));
-        let file = File::create(&tmp).map_err(|e| bad_input!("-o {}: cannot create the file: {e}", path.display()))?;
+        // A fresh name (never an existing file or a planted link), readable
+        // by the owner only while it is written: it may hold plaintext or a
+        // private key. A file it replaces keeps its permissions.
+        let mut tag = [0u8; 8];
+        rand_core::RngCore::try_fill_bytes(&mut rand_core::OsRng, &mut tag)
+            .map_err(|e| anyhow::anyhow!("random generator: {e}"))?;
+        let tmp = dest.with_file_name(format!(".{name}.redc-{:016x}.tmp", u64::from_le_bytes(tag)));
+        let file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&tmp)
+        }
+        .map_err(|e| bad_input!("-o {}: cannot create the file: {e}", path.display()))?;
         if let Ok(m) = std::fs::metadata(&dest) {
             let _ = file.set_permissions(m.permissions());
         }

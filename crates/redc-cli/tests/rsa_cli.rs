@@ -83,6 +83,31 @@ fn keys_open_both_ways() {
     openssl(&["rsa", "-in", ok, "-traditional", "-out", &trad]);
     assert_eq!(redc(&["pubkey", &trad], 0), theirs);
     let p1 = redc(&["pubkey", ok, "--format", "pkcs1"], 0);
+    // An odd-size key (p of 1025 bits, q of 1024): redc signs, openssl verifies.
+    let odd = path("odd.pem");
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2049",
+        "-out",
+        &odd,
+    ]);
+    let (m, s) = (path("odd.msg"), path("odd.sig"));
+    std::fs::write(&m, b"2049").unwrap();
+    redc(&["sign", "--key", &odd, "-i", &m, "-o", &s], 0);
+    openssl(&[
+        "dgst",
+        "-sha256",
+        "-sigopt",
+        "rsa_padding_mode:pss",
+        "-prverify",
+        &odd,
+        "-signature",
+        &s,
+        &m,
+    ]);
     let p1f = path("p1.pub");
     std::fs::write(&p1f, &p1).unwrap();
     openssl(&["rsa", "-RSAPublicKey_in", "-in", &p1f, "-noout"]);

@@ -22,7 +22,7 @@ pub enum Error {
         max: usize,
     },
     /// The key is too small for the scheme and hash (RFC 8017 "encoding error").
-    #[error("key too small for this scheme and hash")]
+    #[error("key too small for this scheme, hash and salt length")]
     KeyTooSmall,
     /// Decryption failed (OAEP, or the envelope). Deliberately says nothing
     /// about why, so it cannot serve as a padding oracle.

@@ -6,8 +6,9 @@
 //!
 //! The private operation blinds its input with a fresh random `r^e`, runs in
 //! constant time in the secret values (fixed-window exponentiation over the
-//! public bit length of each prime, CIOS products, reductions without
-//! division), checks its result with the public exponent before releasing it
+//! public bit length of each prime, CIOS products, reductions into each
+//! prime's Montgomery domain without division or comparison, over the
+//! public digit length of `n`), checks its result with the public exponent before releasing it
 //! (the Bellcore fault attack), and keeps every secret in memory that is
 //! wiped on drop. `Debug` shows only public values.
 
@@ -138,9 +139,6 @@ struct Factor {
     /// `t_i = (r_1···r_(i-1))^-1 mod r_i` for the others (RFC 8017 §3.2);
     /// unused (zero) for the first prime.
     coeff: Zeroizing<Num>,
-    /// Can `x < n` be reduced modulo `r_i` without division, i.e. is the
-    /// cofactor `n / r_i` below `R_i = 2^(64·s_i)`? (Public: depends on sizes.)
-    ct_reducible: bool,
 }
 
 /// An RSA private key: the public key, `d`, two or more primes with their
@@ -165,21 +163,17 @@ impl core::fmt::Debug for RsaPrivateKey {
 /// `a·b mod m` for `a, b < m`, in constant time (Montgomery).
 fn mul_mod(m: &Modulus<u64>, a: &Num, b: &Num) -> Num {
     let mut mm = m.multiplier(PRODUCT);
-    let (am, bm) = (mm.to_mont(a), mm.to_mont(b));
+    let (am, bm) = (enter(&mut mm, a, m.len()), enter(&mut mm, b, m.len()));
     let p = mm.mul(&am, &bm);
     mm.from_mont(&p)
 }
 
-/// `x mod r` for `x < n`: division-free when the factor allows it.
-fn reduce(f: &Factor, mm: &mut Multiplier<'_, u64>, x: &Num) -> MontElem<u64> {
-    if f.ct_reducible {
-        if let Some(xm) = mm.reduce_to_mont(x) {
-            return xm;
-        }
-    }
-    // Multi-prime keys with more than one large cofactor: Knuth division.
-    let r = x.rem(&f.prime).unwrap_or_default();
-    mm.to_mont(&r)
+/// `x mod r` in Montgomery form, for a secret `x` of at most `len` digits
+/// (a public bound): division-free, comparison-free, and the work depends on
+/// `len` only (`Multiplier::reduce_digits_to_mont`).
+fn enter(mm: &mut Multiplier<'_, u64>, x: &Num, len: usize) -> MontElem<u64> {
+    let digits = Zeroizing::new(x.to_digits_padded(len));
+    mm.reduce_digits_to_mont(&digits)
 }
 
 impl RsaPrivateKey {
@@ -233,15 +227,12 @@ impl RsaPrivateKey {
             }
             .ok_or_else(|| Error::InvalidKey("two primes are equal or share a factor".into()))?;
             let modulus = Modulus::new(&p).map_err(|err| Error::InvalidKey(format!("prime {}: {err}", i + 1)))?;
-            let cofactor = public.n.divrem(&p).map(|(q, _)| q).unwrap_or_default();
-            let ct_reducible = cofactor.bits() <= 64 * modulus.len();
             prefix = Zeroizing::new(prefix.mul(&p));
             factors.push(Factor {
                 prime: Zeroizing::new(p),
                 modulus,
                 exp,
                 coeff: Zeroizing::new(coeff),
-                ct_reducible,
             });
         }
         let fdfm = (factors.len() == 2).then(|| {
@@ -321,7 +312,7 @@ impl RsaPrivateKey {
         match mode {
             CrtMode::Plain => {
                 let mut mm = self.public.modulus().multiplier(PRODUCT);
-                let xm = mm.to_mont(x);
+                let xm = enter(&mut mm, x, self.public.modulus().len());
                 let bits = self.public.n.bits();
                 let y = window::pow(&mut mm, &xm, &self.d, bits, default_window(bits), None);
                 Ok(mm.from_mont(&y))
@@ -333,9 +324,9 @@ impl RsaPrivateKey {
 
     /// Step 1 and 2 of CRT for factor `f`: `(x mod r)^(d mod (r-1)) mod r`,
     /// in Montgomery form, with the factor's multiplier.
-    fn half<'a>(f: &'a Factor, x: &Num) -> (Multiplier<'a, u64>, MontElem<u64>) {
+    fn half<'a>(f: &'a Factor, x: &Num, len: usize) -> (Multiplier<'a, u64>, MontElem<u64>) {
         let mut mm = f.modulus.multiplier(PRODUCT);
-        let xm = reduce(f, &mut mm, x);
+        let xm = enter(&mut mm, x, len);
         let bits = f.prime.bits();
         let y = window::pow(&mut mm, &xm, &f.exp, bits, default_window(bits), None);
         (mm, y)
@@ -343,24 +334,26 @@ impl RsaPrivateKey {
 
     /// Garner's recombination over every prime (RFC 8017 §5.1.2 step 2b).
     fn garner(&self, x: &Num) -> Num {
+        // Every value entering a prime's Montgomery domain is below n: pad to n's digits.
+        let len = self.public.modulus().len();
         let (p, q) = (&self.factors[0], &self.factors[1]);
-        let (mut mp, m1) = Self::half(p, x);
-        let (mut mq, m2) = Self::half(q, x);
+        let (mut mp, m1) = Self::half(p, x, len);
+        let (mut mq, m2) = Self::half(q, x, len);
         let m2 = Zeroizing::new(mq.from_mont(&m2));
         // h = (m1 - m2)·qInv mod p; m = m2 + q·h
-        let m2_p = reduce(p, &mut mp, &m2);
+        let m2_p = enter(&mut mp, &m2, len);
         let diff = p.modulus.sub(&m1, &m2_p);
-        let qinv = mp.to_mont(&q.coeff);
+        let qinv = enter(&mut mp, &q.coeff, len);
         let hm = mp.mul(&diff, &qinv);
         let h = Zeroizing::new(mp.from_mont(&hm));
         let mut m = Zeroizing::new(m2.add(&q.prime.mul(&h)));
         let mut prefix = Zeroizing::new(p.prime.mul(&q.prime));
         for f in &self.factors[2..] {
-            let (mut mr, mi) = Self::half(f, x);
+            let (mut mr, mi) = Self::half(f, x, len);
             // h = (m_i - m)·t_i mod r_i; m = m + R·h
-            let m_r = reduce(f, &mut mr, &m);
+            let m_r = enter(&mut mr, &m, len);
             let diff = f.modulus.sub(&mi, &m_r);
-            let t = mr.to_mont(&f.coeff);
+            let t = enter(&mut mr, &f.coeff, len);
             let hm = mr.mul(&diff, &t);
             let h = Zeroizing::new(mr.from_mont(&hm));
             m = Zeroizing::new(m.add(&prefix.mul(&h)));
@@ -375,15 +368,16 @@ impl RsaPrivateKey {
             .fdfm
             .as_ref()
             .ok_or_else(|| Error::InvalidParameters("the FDFM steps need a two-prime key".into()))?;
+        let len = self.public.modulus().len();
         // Steps 1 and 2: Cp = C mod p, Cq = C mod q; Pp = Cp^Dp mod p, Pq = Cq^Dq mod q.
-        let (mut mp, pp) = Self::half(&self.factors[0], x);
-        let (mut mq, pq) = Self::half(&self.factors[1], x);
+        let (mut mp, pp) = Self::half(&self.factors[0], x, len);
+        let (mut mq, pq) = Self::half(&self.factors[1], x, len);
         let (pp, pq) = (Zeroizing::new(mp.from_mont(&pp)), Zeroizing::new(mq.from_mont(&pq)));
         // Step 3: Sp = Pp·Zp mod M, Sq = Pq·Zq mod M (Montgomery modulo M).
         let m = self.public.modulus();
         let mut mm = m.multiplier(PRODUCT);
-        let (ppm, zpm) = (mm.to_mont(&pp), mm.to_mont(zp));
-        let (pqm, zqm) = (mm.to_mont(&pq), mm.to_mont(zq));
+        let (ppm, zpm) = (enter(&mut mm, &pp, len), enter(&mut mm, zp, len));
+        let (pqm, zqm) = (enter(&mut mm, &pq, len), enter(&mut mm, zq, len));
         let sp = mm.mul(&ppm, &zpm);
         let sq = mm.mul(&pqm, &zqm);
         // Step 4: P = (Sp + Sq) mod M.

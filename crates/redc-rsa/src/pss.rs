@@ -46,7 +46,12 @@ pub fn sign_digest(
     let public = key.public_key();
     let k = public.size();
     let em_bits = public.bits() - 1;
-    let mut salt = Zeroizing::new(vec![0u8; salt_len.unwrap_or(hash.output_len())]);
+    let salt_len = salt_len.unwrap_or(hash.output_len());
+    // RFC 8017 §9.1.1 step 3, before anything is allocated for the salt.
+    if em_bits.div_ceil(8) < hash.output_len().saturating_add(salt_len).saturating_add(2) {
+        return Err(Error::KeyTooSmall);
+    }
+    let mut salt = Zeroizing::new(vec![0u8; salt_len]);
     rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
     let em = emsa_pss_encode(hash, mgf_hash, digest, &salt, em_bits)?;
     // emBits < modBits, so m < 2^(modBits-1) <= n.
@@ -147,7 +152,7 @@ pub fn emsa_pss_verify(
     let h_len = hash.output_len();
     let em_len = em_bits.div_ceil(8);
     // Step 3 (with the smallest salt when it is to be detected).
-    if em.len() != em_len || em_len < h_len + salt_len.unwrap_or(0) + 2 {
+    if em.len() != em_len || em_len < h_len.saturating_add(salt_len.unwrap_or(0)).saturating_add(2) {
         return Err(Error::Verification);
     }
     // Step 4: the trailer field.

@@ -24,6 +24,7 @@ pub use meter::{Meter, NoMeter, OpCounts};
 use crate::nat::{Nat, limbs};
 use crate::word::Word;
 use subtle::Choice;
+use zeroize::Zeroize;
 
 /// Why a number cannot be a Montgomery modulus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -352,14 +353,13 @@ impl<W: Word> MontElem<W> {
 impl<W: Word> Drop for MontElem<W> {
     /// Residues may be secret (CRT halves, window tables): wipe on drop.
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.digits);
+        self.digits.zeroize();
     }
 }
 
 impl<W: Word> Drop for Modulus<W> {
     /// A modulus may be a secret prime: wipe it and its constants on drop.
     fn drop(&mut self) {
-        use zeroize::Zeroize;
         self.n.zeroize();
         self.n0.zeroize();
         self.r_mod_n.zeroize();
@@ -370,7 +370,7 @@ impl<W: Word> Drop for Modulus<W> {
 impl<W: Word, M: Meter> Drop for Multiplier<'_, W, M> {
     /// The scratch holds intermediate digits of the last product.
     fn drop(&mut self) {
-        zeroize::Zeroize::zeroize(&mut self.scratch);
+        self.scratch.zeroize();
     }
 }
 
@@ -454,28 +454,49 @@ impl<'m, W: Word, M: Meter> Multiplier<'m, W, M> {
         self.mul(&xr, &r2)
     }
 
-    /// `x·R mod n` for `x < n·R` of up to `2s` digits, in constant time: a
-    /// Montgomery reduction `x·R^-1` (000 Fig. 3 b on the whole of `x`) and
-    /// two products with `R^2 mod n`. This is how a secret-modulus residue
-    /// such as `C mod p` in RSA-CRT is formed without a division.
+    /// `x·R mod n` for a number `x` of any length, in constant time: no
+    /// division, and every loop bound depends only on the number of digits
+    /// given (pad a secret to a public length with [`Self::reduce_digits_to_mont`]).
+    /// This is how a secret-modulus residue such as `C mod p` in RSA-CRT is
+    /// formed.
+    pub fn reduce_to_mont(&mut self, x: &Nat<W>) -> MontElem<W> {
+        self.reduce_digits_to_mont(x.digits())
+    }
+
+    /// [`Self::reduce_to_mont`] of the little-endian digits `x`, whose
+    /// length (not value) decides the work.
     ///
-    /// Returns `None` if `x` has more than `2s` digits. Pre: `x < n·R` (for
-    /// `n = p` and `x < p·q` it holds when `q < R`).
-    pub fn reduce_to_mont(&mut self, x: &Nat<W>) -> Option<MontElem<W>> {
+    /// Horner's rule over chunks of `s` digits from the top: the accumulator
+    /// `a` (in Montgomery form) becomes `a·R + c` for each chunk `c`, where
+    /// `a·R` is `MonPro(a, R^2)` and `c·R mod n` is a Montgomery reduction of
+    /// `c` (000 Fig. 3 b, valid because `c < R <= n·R`) followed by two
+    /// products with `R^2 mod n`.
+    pub fn reduce_digits_to_mont(&mut self, x: &[W]) -> MontElem<W> {
         let s = self.modulus.len();
-        if x.digits().len() > 2 * s {
-            return None;
-        }
-        let mut t = x.to_digits_padded(2 * s);
-        let top = rows::reduce_rows(&self.meter, &mut t, &self.modulus.n, self.modulus.n0);
-        let mut u = t[s..].to_vec();
-        subtract_if_not_less(&self.meter, &mut u, top, &self.modulus.n, &mut self.scratch);
         let r2 = MontElem {
             digits: self.modulus.r2_mod_n.clone(),
         };
-        let xr_inv = MontElem { digits: u };
-        let x1 = self.mul(&xr_inv, &r2);
-        Some(self.mul(&x1, &r2))
+        let mut acc = MontElem {
+            digits: vec![W::ZERO; s],
+        };
+        let chunks = x.len().div_ceil(s).max(1);
+        for k in (0..chunks).rev() {
+            // c·R^-1 mod n by reduction of (c, 0); then ·R^2 ·R^2 gives c·R.
+            let mut t = vec![W::ZERO; 2 * s];
+            for (j, d) in t.iter_mut().take(s).enumerate() {
+                *d = x.get(k * s + j).copied().unwrap_or(W::ZERO);
+            }
+            let top = rows::reduce_rows(&self.meter, &mut t, &self.modulus.n, self.modulus.n0);
+            let mut u = t[s..].to_vec();
+            t.zeroize();
+            subtract_if_not_less(&self.meter, &mut u, top, &self.modulus.n, &mut self.scratch);
+            let c_rinv = MontElem { digits: u };
+            let c1 = self.mul(&c_rinv, &r2);
+            let c_mont = self.mul(&c1, &r2);
+            let shifted = self.mul(&acc, &r2);
+            acc = self.modulus.add(&shifted, &c_mont);
+        }
+        acc
     }
 
     /// The plain value `x·R^-1 mod n`: `MonPro(x, 1)`.
