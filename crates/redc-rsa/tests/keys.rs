@@ -7,51 +7,21 @@
 //! `openssl genpkey` once per run (three of them); temporary files live under
 //! `std::env::temp_dir()` in directories of their own, removed afterwards.
 
+mod scheme_support;
+
 use der::asn1::UintRef;
 use der::{Decode, Encode};
 use proptest::prelude::*;
 use redc::{PowOptions, modpow};
 use redc_rsa::encoding::Pbes2Kdf;
 use redc_rsa::{AnyKey, CrtMode, Error, Num, RsaPrivateKey, RsaPublicKey, read_key, read_private_key};
-use std::path::{Path, PathBuf};
+use scheme_support::TempDir;
+use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 // ---------------------------------------------------------------------------
 // Helpers.
-
-/// A directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!(
-            "redc-keys-{}-{}-{tag}-{nanos}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        Self(dir)
-    }
-
-    fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).expect("write temp file");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Runs `openssl args...`, returning (success, stdout, stderr).
 fn openssl_run(args: &[&str]) -> (bool, Vec<u8>, String) {

@@ -126,6 +126,13 @@ impl TempDir {
     pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.0.join(name)
     }
+
+    /// Write `bytes` to the file `name` inside the directory; its path.
+    pub(crate) fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.path(name);
+        std::fs::write(&path, bytes).expect("write temp file");
+        path
+    }
 }
 
 impl Drop for TempDir {
