@@ -38,9 +38,9 @@ fn modexp_prints_the_result_alone() {
 
 #[test]
 fn every_option_gives_the_same_answer() {
-    for product in ["sos", "cios", "fios", "fips", "cihs", "radix"] {
-        for schedule in ["ltr", "rtl", "ladder", "window", "sliding"] {
-            for word in ["8", "16", "32", "64"] {
+    for product in common::PRODUCTS {
+        for schedule in common::SCHEDULES {
+            for word in common::WORDS {
                 let args = [
                     "modexp",
                     "123456789",

@@ -5,12 +5,10 @@
 
 mod common;
 
+use common::{PRODUCTS, SCHEDULES, WORDS};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-const PRODUCTS: [&str; 6] = ["sos", "cios", "fios", "fips", "cihs", "radix"];
-const SCHEDULES: [&str; 5] = ["ltr", "rtl", "ladder", "window", "sliding"];
-const WORDS: [&str; 4] = ["8", "16", "32", "64"];
 const CASES_PER_COMBINATION: usize = 25;
 
 /// splitmix64.

@@ -188,46 +188,36 @@ fn oaep_and_pkcs1v15_encryption_both_ways() {
         for hash in ["sha1", "sha256"] {
             let ct = path(&format!("ct-{hash}"));
             let pt = path(&format!("pt-{hash}"));
-            let oaep_md = format!("rsa_oaep_md:{hash}");
-            let mgf_md = format!("rsa_mgf1_md:{hash}");
+            let (oaep_md, mgf_md) = (format!("rsa_oaep_md:{hash}"), format!("rsa_mgf1_md:{hash}"));
+            let oaep = [
+                "-pkeyopt",
+                "rsa_padding_mode:oaep",
+                "-pkeyopt",
+                &oaep_md,
+                "-pkeyopt",
+                &mgf_md,
+            ];
             redc(
                 &["rsa", "encrypt", "--key", pubkey, "--hash", hash, "-i", &msg, "-o", &ct],
                 0,
             );
-            openssl(&[
-                "pkeyutl",
-                "-decrypt",
-                "-inkey",
-                key,
-                "-pkeyopt",
-                "rsa_padding_mode:oaep",
-                "-pkeyopt",
-                &oaep_md,
-                "-pkeyopt",
-                &mgf_md,
-                "-in",
-                &ct,
-                "-out",
-                &pt,
-            ]);
+            openssl(
+                &[
+                    &["pkeyutl", "-decrypt", "-inkey", key][..],
+                    &oaep,
+                    &["-in", &ct, "-out", &pt],
+                ]
+                .concat(),
+            );
             assert_eq!(std::fs::read(&pt).unwrap(), b"attack at dawn");
-            openssl(&[
-                "pkeyutl",
-                "-encrypt",
-                "-pubin",
-                "-inkey",
-                pubkey,
-                "-pkeyopt",
-                "rsa_padding_mode:oaep",
-                "-pkeyopt",
-                &oaep_md,
-                "-pkeyopt",
-                &mgf_md,
-                "-in",
-                &msg,
-                "-out",
-                &ct,
-            ]);
+            openssl(
+                &[
+                    &["pkeyutl", "-encrypt", "-pubin", "-inkey", pubkey][..],
+                    &oaep,
+                    &["-in", &msg, "-out", &ct],
+                ]
+                .concat(),
+            );
             redc(
                 &["rsa", "decrypt", "--key", key, "--hash", hash, "-i", &ct, "-o", &pt],
                 0,

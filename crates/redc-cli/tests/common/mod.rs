@@ -1,5 +1,7 @@
 //! Running the `redc` binary from the integration tests.
 
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -22,3 +24,10 @@ pub(crate) fn run(args: &[&str], stdin: &str) -> Output {
     let _ = writer.join();
     out
 }
+
+/// Every `--product` value.
+pub(crate) const PRODUCTS: [&str; 6] = ["sos", "cios", "fios", "fips", "cihs", "radix"];
+/// Every `--schedule` value.
+pub(crate) const SCHEDULES: [&str; 5] = ["ltr", "rtl", "ladder", "window", "sliding"];
+/// Every `--word` value.
+pub(crate) const WORDS: [&str; 4] = ["8", "16", "32", "64"];
