@@ -1,0 +1,37 @@
+//! Golden models of the Montgomery multiplier circuits in `../shared/papers`.
+//!
+//! Each model computes exactly what its circuit computes — digit by digit,
+//! carry by carry, register by register — and counts the clock cycles the
+//! circuit takes, so that RTL can be checked against it and architectures
+//! compared on equal terms. One module per paper:
+//!
+//! | module | paper | architectures |
+//! |---|---|---|
+//! | [`fdfm`] | 001_24b3bbce8c558126.txt (Ito, Nakano, Song) | `fdfm` |
+//! | [`blum_paar`] | 002_aa2657bb2bc73547.txt (Blum, Paar) | `blum-paar` |
+//! | [`carry_save`] | 003_4c508dab9c4d2fd2.txt (Garg, Vig) | `csa-radix2`, `csa-radix4` |
+//! | [`perin`] | 004_b65c74827168229f.txt (Perin, Mesquita, Martins) | `perin-systolic`, `perin-multiplexed` |
+//! | [`dataflow`] | 000_be478b6750af4540.txt (Maxeler dataflow RSA) | `dataflow` |
+//!
+//! Every model implements [`Circuit`]; [`build`] makes one by [`Arch`] name so
+//! the CLI and the tests treat them alike. [`reference`] holds the
+//! independent arithmetic the models are checked against, [`table`] the
+//! paper-versus-model tables, and [`vectors`] the testbench files.
+
+pub mod arch;
+pub mod blum_paar;
+pub mod carry_save;
+pub mod dataflow;
+pub mod fdfm;
+pub mod perin;
+pub mod random;
+pub mod reference;
+pub mod table;
+pub mod vectors;
+
+pub use arch::{Arch, Circuit, CrtKey, CrtRun, ExpRun, HwError, Paper, ProductRun, Reg, Step, build, crt_decrypt};
+pub use table::{Entry, Table};
+
+/// The integers every model exchanges: redc's natural numbers in 64-bit
+/// digits. Models work internally in their own digit width.
+pub type Big = redc::Nat<u64>;

@@ -1,0 +1,1 @@
+//! Testbench vectors.
