@@ -56,8 +56,8 @@ pub fn edge_operands(n: &Big, bound: &Big) -> Vec<Big> {
     v.extend(bound.checked_sub(&Big::from_u64(2)));
     v.push(Big::pow2(n.bits().saturating_sub(1)));
     v.extend(Big::pow2(bound.bits().saturating_sub(1)).checked_sub(&one));
-    v.retain(|x| x.checked_sub(bound).is_none());
-    v.sort_by(|x, y| x.to_be_bytes().len().cmp(&y.to_be_bytes().len()).then(x.to_be_bytes().cmp(&y.to_be_bytes())));
+    v.retain(|x| x < bound);
+    v.sort();
     v.dedup();
     v
 }
