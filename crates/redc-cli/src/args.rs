@@ -42,6 +42,11 @@ pub(crate) enum Command {
     /// One RSA operation per message, as `openssl pkeyutl` does, and batches with one key.
     #[command(subcommand)]
     Rsa(RsaCommand),
+    /// Run a golden model of a paper's multiplier circuit: result checked against redc, cycles,
+    /// time, utilization; or (--table PAPER) print a paper's tables beside the model's figures.
+    Sim(SimArgs),
+    /// Testbench vectors from a circuit model: operands, results and per-iteration state.
+    Vectors(VectorsArgs),
 }
 
 /// Where a key file's password comes from.
@@ -332,6 +337,84 @@ pub(crate) struct CountsArgs {
     /// Digit width w in bits.
     #[arg(long, value_enum, default_value_t = WordArg::W32)]
     pub(crate) word: WordArg,
+}
+
+/// Arguments of `redc sim`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SimArgs {
+    /// The architecture: fdfm, blum-paar, csa-radix2, csa-radix4, perin-systolic,
+    /// perin-multiplexed, dataflow.
+    #[arg(value_name = "ARCH", required_unless_present = "table", conflicts_with = "table")]
+    pub(crate) arch: Option<String>,
+    /// Print the tables of PAPER (fdfm, blum-paar, carry-save, perin, dataflow, or all)
+    /// beside the models' figures.
+    #[arg(long, value_name = "PAPER")]
+    pub(crate) table: Option<String>,
+    /// Modulus size R in bits (a random odd modulus of exactly R bits; with --crt, p·q).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(2..=16384))]
+    pub(crate) bits: u64,
+    /// Digit width in bits where the architecture has a choice (blum-paar k, perin 16|32, dataflow w).
+    #[arg(long, value_name = "K")]
+    pub(crate) radix: Option<u32>,
+    /// The exponent: worst (all R bits 1), random (R random bits), f4 (65537), or hexadecimal.
+    /// [default: worst]
+    #[arg(long, value_name = "worst|random|f4|HEX", conflicts_with = "crt")]
+    pub(crate) exp: Option<String>,
+    /// Number of cores for the throughput figure.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub(crate) cores: u32,
+    /// Clock in MHz (default: the paper's clock for the architecture).
+    #[arg(long, value_name = "F")]
+    pub(crate) mhz: Option<f64>,
+    /// CRT decryption with a random key of R bits instead of a plain exponentiation.
+    #[arg(long)]
+    pub(crate) crt: bool,
+    /// With --crt, run the two halves on two circuits at once (where the paper allows it).
+    #[arg(long, requires = "crt")]
+    pub(crate) parallel: bool,
+    /// Seed of the random modulus, operands and key.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// Arguments of `redc vectors`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct VectorsArgs {
+    /// The architecture (as for `redc sim`).
+    #[arg(value_name = "ARCH")]
+    pub(crate) arch: String,
+    /// Number of cases (each a random modulus and two random operands).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub(crate) count: u64,
+    /// Modulus size in bits.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=16384))]
+    pub(crate) bits: u64,
+    /// Digit width in bits where the architecture has a choice.
+    #[arg(long, value_name = "K")]
+    pub(crate) radix: Option<u32>,
+    /// Seed: the same seed gives the same files.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// File layout.
+    #[arg(long, value_enum)]
+    pub(crate) format: VectorFormat,
+    /// Output directory (created if missing; files in it with the same names are replaced).
+    #[arg(short = 'o', long, value_name = "DIR")]
+    pub(crate) output: PathBuf,
+}
+
+/// `redc vectors --format`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub(crate) enum VectorFormat {
+    /// vectors.txt: name = 0x… lines per case, then the trace.
+    Hex,
+    /// One $readmemh file per memory (n, a, b, result, cycles, trace_<reg>) and manifest.json.
+    Readmemh,
+    /// vectors.json.
+    Json,
 }
 
 /// `--product`.

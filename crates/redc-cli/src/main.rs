@@ -17,6 +17,8 @@ mod output;
 mod rsa;
 mod seal;
 mod sign;
+mod sim;
+mod vectors;
 
 use std::process::ExitCode;
 
@@ -44,6 +46,8 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         args::Command::Rsa(args::RsaCommand::Decrypt(a)) => rsa::decrypt(&a),
         args::Command::Rsa(args::RsaCommand::PrivateBatch(a)) => rsa::private_batch(&a),
         args::Command::Rsa(args::RsaCommand::PublicBatch(a)) => rsa::public_batch(&a),
+        args::Command::Sim(a) => sim::run(&a),
+        args::Command::Vectors(a) => vectors::run(&a),
     };
     match result {
         Ok(code) => code,

@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::redc;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,23 +14,11 @@ use std::sync::OnceLock;
 /// A scratch directory for this test process.
 fn dir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("redc-rsa-cli-{}", std::process::id()));
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    })
+    DIR.get_or_init(|| common::scratch_dir("rsa-cli"))
 }
 
 fn path(name: &str) -> String {
     dir().join(name).to_str().unwrap().to_owned()
-}
-
-/// Run redc; panic with its stderr unless the status is `want`.
-fn redc(args: &[&str], want: i32) -> String {
-    let out = common::run(args, "");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(want), "redc {args:?}: {stderr}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// Run openssl; panic unless it succeeds.

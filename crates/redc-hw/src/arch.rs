@@ -111,7 +111,13 @@ pub enum Paper {
 
 impl Paper {
     /// Every paper, in the order of the issue.
-    pub const ALL: [Paper; 5] = [Paper::Fdfm, Paper::BlumPaar, Paper::CarrySave, Paper::Perin, Paper::Dataflow];
+    pub const ALL: [Paper; 5] = [
+        Paper::Fdfm,
+        Paper::BlumPaar,
+        Paper::CarrySave,
+        Paper::Perin,
+        Paper::Dataflow,
+    ];
 
     /// The CLI name.
     pub fn name(self) -> &'static str {
@@ -298,13 +304,7 @@ pub fn build(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>
 /// CRT decryption `c^d mod n` as the architecture's paper runs it (001 §4
 /// Steps 1–4 with Eq. 10; 002 §5 with two half-size arrays). `parallel`
 /// runs the two halves on two circuits at once where the paper allows it.
-pub fn crt_decrypt(
-    arch: Arch,
-    key: &CrtKey,
-    c: &Big,
-    radix: Option<u32>,
-    parallel: bool,
-) -> Result<CrtRun, HwError> {
+pub fn crt_decrypt(arch: Arch, key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
     match arch {
         Arch::Fdfm => fdfm::crt_decrypt(key, c, radix, parallel),
         Arch::BlumPaar => blum_paar::crt_decrypt(key, c, radix, parallel),

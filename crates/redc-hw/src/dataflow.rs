@@ -12,4 +12,3 @@ pub fn build(n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
 pub fn tables() -> Vec<Table> {
     Vec::new()
 }
-

@@ -70,7 +70,10 @@ impl Seeded {
                 continue;
             }
             let one = Big::one();
-            let phi = p.checked_sub(&one).expect("p > 1").mul(&q.checked_sub(&one).expect("q > 1"));
+            let phi = p
+                .checked_sub(&one)
+                .expect("p > 1")
+                .mul(&q.checked_sub(&one).expect("q > 1"));
             let Some(d) = e.inv_mod(&phi) else { continue };
             let n = p.mul(&q);
             if n.bits() != bits {

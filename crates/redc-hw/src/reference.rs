@@ -16,10 +16,17 @@ use crate::Big;
 pub fn mont_product_exact(a: &Big, b: &Big, m: &Big, r: usize) -> Big {
     let ab = a.mul(b);
     let r_mask_mod = Big::pow2(r);
-    let m_inv = m.low_bits(r).inv_mod(&r_mask_mod).expect("odd modulus is invertible mod 2^r");
+    let m_inv = m
+        .low_bits(r)
+        .inv_mod(&r_mask_mod)
+        .expect("odd modulus is invertible mod 2^r");
     // q = (-(ab) · m^-1) mod 2^r = (2^r - (ab·m^-1 mod 2^r)) mod 2^r.
     let t = ab.low_bits(r).mul(&m_inv).low_bits(r);
-    let q = if t.is_zero() { t } else { r_mask_mod.checked_sub(&t).expect("t < 2^r") };
+    let q = if t.is_zero() {
+        t
+    } else {
+        r_mask_mod.checked_sub(&t).expect("t < 2^r")
+    };
     ab.add(&q.mul(m)).shr(r)
 }
 

@@ -47,7 +47,15 @@ impl Entry {
         decimals: u32,
         model: f64,
     ) -> Self {
-        Self { row: row.into(), column: column.into(), unit, paper, decimals, model, note: None }
+        Self {
+            row: row.into(),
+            column: column.into(),
+            unit,
+            paper,
+            decimals,
+            model,
+            note: None,
+        }
     }
 
     /// The model's figure rounded to the paper's precision.
@@ -74,7 +82,12 @@ impl Entry {
 impl Table {
     /// An empty table.
     pub fn new(source: impl Into<String>, title: impl Into<String>) -> Self {
-        Self { source: source.into(), title: title.into(), entries: Vec::new(), notes: Vec::new() }
+        Self {
+            source: source.into(),
+            title: title.into(),
+            entries: Vec::new(),
+            notes: Vec::new(),
+        }
     }
 
     /// Adds a note and returns its 1-based index for [`Entry::note`].

@@ -1,1 +1,328 @@
-//! Testbench vectors.
+//! Testbench vectors: random products run through a model, written as one
+//! `$readmemh` file per memory, as annotated text, or as JSON.
+//!
+//! Every case has its own random modulus of exactly `bits` bits, so every
+//! case has the same digit count, iteration count and register widths, and
+//! a testbench memory per register holds `count × steps` words, case-major.
+//! The same seed gives the same files, bit for bit.
+
+use serde_json::{Value, json};
+
+use crate::random::Seeded;
+use crate::{Arch, Big, HwError, Step, build};
+
+/// How the vectors are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `vectors.txt`: each case as `name = 0x…` lines, then its trace.
+    Hex,
+    /// One file per memory (`n.mem`, `a.mem`, `b.mem`, `result.mem`,
+    /// `cycles.mem`, `trace_<reg>.mem`), one word per line in hex without a
+    /// prefix, as Verilog's `$readmemh` reads them, plus `manifest.json`
+    /// giving each memory's width and depth.
+    Readmemh,
+    /// `vectors.json`: every case with its trace.
+    Json,
+}
+
+impl Format {
+    /// Every format, with its CLI name.
+    pub const ALL: [(Format, &'static str); 3] = [
+        (Format::Hex, "hex"),
+        (Format::Readmemh, "readmemh"),
+        (Format::Json, "json"),
+    ];
+}
+
+/// What to generate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spec {
+    /// The architecture.
+    pub arch: Arch,
+    /// Bits of every modulus (at least 2).
+    pub bits: usize,
+    /// Digit width where the architecture takes one.
+    pub radix: Option<u32>,
+    /// Number of cases.
+    pub count: usize,
+    /// Seed of the generator.
+    pub seed: u64,
+}
+
+/// One output file: a name inside the output directory and its contents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct File {
+    /// File name (no directories).
+    pub name: String,
+    /// Its full contents.
+    pub contents: String,
+}
+
+/// One random product through the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Case {
+    /// Modulus.
+    pub n: Big,
+    /// First operand.
+    pub a: Big,
+    /// Second operand.
+    pub b: Big,
+    /// The circuit's output.
+    pub result: Big,
+    /// Its clock cycles.
+    pub cycles: u64,
+    /// State after every iteration.
+    pub trace: Vec<Step>,
+}
+
+/// The cases and the parameters every one of them shares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vectors {
+    /// What was asked for.
+    pub spec: Spec,
+    /// Digit width of the datapath.
+    pub digit_bits: u32,
+    /// The paper's size parameter (d, m, k, s).
+    pub digits: usize,
+    /// log2 R: `result ≡ a·b·2^(-r_log2) (mod n)`.
+    pub r_log2: usize,
+    /// Bits of an operand or result word (`operand_bound − 1`).
+    pub operand_bits: usize,
+    /// The cases.
+    pub cases: Vec<Case>,
+}
+
+/// Runs `spec.count` random products (operands uniform below the circuit's
+/// bound) through the model. `progress` is told after every case.
+pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError> {
+    if spec.bits < 2 {
+        return Err(HwError::Modulus(format!(
+            "{} bits: moduli need at least 2 bits",
+            spec.bits
+        )));
+    }
+    let mut rng = Seeded::new(spec.seed);
+    let mut cases = Vec::with_capacity(spec.count);
+    let mut shape = None;
+    for i in 0..spec.count {
+        let n = rng.odd_modulus(spec.bits);
+        let circuit = build(spec.arch, &n, spec.radix)?;
+        let bound = circuit.operand_bound();
+        let a = rng.below(&bound);
+        let b = rng.below(&bound);
+        let mut trace = Vec::new();
+        let run = circuit.multiply(&a, &b, Some(&mut trace))?;
+        let operand_bits = bound.checked_sub(&Big::one()).map_or(1, |m| m.bits().max(1));
+        shape.get_or_insert((circuit.digit_bits(), circuit.digits(), circuit.r_log2(), operand_bits));
+        cases.push(Case {
+            n,
+            a,
+            b,
+            result: run.value,
+            cycles: run.cycles,
+            trace,
+        });
+        progress(i + 1);
+    }
+    let (digit_bits, digits, r_log2, operand_bits) = match shape {
+        Some(s) => s,
+        None => {
+            let c = build(spec.arch, &rng.odd_modulus(spec.bits), spec.radix)?;
+            let bits = c
+                .operand_bound()
+                .checked_sub(&Big::one())
+                .map_or(1, |m| m.bits().max(1));
+            (c.digit_bits(), c.digits(), c.r_log2(), bits)
+        }
+    };
+    Ok(Vectors {
+        spec,
+        digit_bits,
+        digits,
+        r_log2,
+        operand_bits,
+        cases,
+    })
+}
+
+impl Vectors {
+    /// The files of `format`.
+    pub fn files(&self, format: Format) -> Vec<File> {
+        match format {
+            Format::Hex => vec![File {
+                name: "vectors.txt".into(),
+                contents: self.text(),
+            }],
+            Format::Json => vec![File {
+                name: "vectors.json".into(),
+                contents: pretty(&self.json()),
+            }],
+            Format::Readmemh => self.memories(),
+        }
+    }
+
+    fn header(&self) -> String {
+        format!(
+            "redc vectors: {} {}-bit moduli, {} cases, seed {}; result = a*b*2^-{} mod n (as the circuit leaves it)",
+            self.spec.arch.name(),
+            self.spec.bits,
+            self.cases.len(),
+            self.spec.seed,
+            self.r_log2
+        )
+    }
+
+    fn text(&self) -> String {
+        let mut out = format!("# {}\n", self.header());
+        for (i, c) in self.cases.iter().enumerate() {
+            out += &format!("\n# case {i}\n");
+            for (name, v) in [("n", &c.n), ("a", &c.a), ("b", &c.b), ("result", &c.result)] {
+                out += &format!("{name} = 0x{}\n", v.to_hex());
+            }
+            out += &format!("cycles = {}\n", c.cycles);
+            for s in &c.trace {
+                let regs: Vec<String> = s
+                    .regs
+                    .iter()
+                    .map(|r| format!("{}=0x{}", r.name, r.value.to_hex()))
+                    .collect();
+                out += &format!("step {}: {}\n", s.iteration, regs.join(" "));
+            }
+        }
+        out
+    }
+
+    fn json(&self) -> Value {
+        let cases: Vec<Value> = self
+            .cases
+            .iter()
+            .map(|c| {
+                let trace: Vec<Value> = c
+                    .trace
+                    .iter()
+                    .map(|s| {
+                        let regs: serde_json::Map<String, Value> = s
+                            .regs
+                            .iter()
+                            .map(|r| (r.name.to_string(), json!(format!("0x{}", r.value.to_hex()))))
+                            .collect();
+                        json!({ "iteration": s.iteration, "regs": regs })
+                    })
+                    .collect();
+                json!({
+                    "n": format!("0x{}", c.n.to_hex()),
+                    "a": format!("0x{}", c.a.to_hex()),
+                    "b": format!("0x{}", c.b.to_hex()),
+                    "result": format!("0x{}", c.result.to_hex()),
+                    "cycles": c.cycles,
+                    "trace": trace,
+                })
+            })
+            .collect();
+        json!({
+            "arch": self.spec.arch.name(),
+            "bits": self.spec.bits,
+            "seed": self.spec.seed,
+            "digit_bits": self.digit_bits,
+            "digits": self.digits,
+            "r_log2": self.r_log2,
+            "register_widths": self.register_widths().into_iter().map(|(n, w)| json!({"name": n, "bits": w})).collect::<Vec<_>>(),
+            "cases": cases,
+        })
+    }
+
+    /// Trace registers and widths (the first case's; every case has the same).
+    fn register_widths(&self) -> Vec<(&'static str, usize)> {
+        self.cases
+            .first()
+            .and_then(|c| c.trace.first())
+            .map(|s| s.regs.iter().map(|r| (r.name, r.bits)).collect())
+            .unwrap_or_default()
+    }
+
+    fn memories(&self) -> Vec<File> {
+        let cycles_bits = self
+            .cases
+            .iter()
+            .map(|c| 64 - c.cycles.leading_zeros() as usize)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let mut mems: Vec<(String, usize, Vec<Big>)> = vec![
+            (
+                "n".into(),
+                self.spec.bits,
+                self.cases.iter().map(|c| c.n.clone()).collect(),
+            ),
+            (
+                "a".into(),
+                self.operand_bits,
+                self.cases.iter().map(|c| c.a.clone()).collect(),
+            ),
+            (
+                "b".into(),
+                self.operand_bits,
+                self.cases.iter().map(|c| c.b.clone()).collect(),
+            ),
+            (
+                "result".into(),
+                self.operand_bits,
+                self.cases.iter().map(|c| c.result.clone()).collect(),
+            ),
+            (
+                "cycles".into(),
+                cycles_bits,
+                self.cases.iter().map(|c| Big::from_u64(c.cycles)).collect(),
+            ),
+        ];
+        for (k, (name, bits)) in self.register_widths().into_iter().enumerate() {
+            let words = self
+                .cases
+                .iter()
+                .flat_map(|c| c.trace.iter().map(move |s| s.regs[k].value.clone()))
+                .collect();
+            mems.push((format!("trace_{name}"), bits, words));
+        }
+        let steps = self.cases.first().map_or(0, |c| c.trace.len());
+        let mut files: Vec<File> = mems
+            .iter()
+            .map(|(name, bits, words)| {
+                let digits = bits.div_ceil(4).max(1);
+                let mut contents = format!(
+                    "// {}\n// memory {name}: {bits}-bit words, depth {}\n",
+                    self.header(),
+                    words.len()
+                );
+                for w in words {
+                    contents += &format!("{:0>digits$}\n", w.to_hex());
+                }
+                File {
+                    name: format!("{name}.mem"),
+                    contents,
+                }
+            })
+            .collect();
+        let manifest = json!({
+            "arch": self.spec.arch.name(),
+            "bits": self.spec.bits,
+            "seed": self.spec.seed,
+            "count": self.cases.len(),
+            "digit_bits": self.digit_bits,
+            "digits": self.digits,
+            "r_log2": self.r_log2,
+            "steps_per_case": steps,
+            "memories": mems.iter().map(|(name, bits, words)| json!({"file": format!("{name}.mem"), "width": bits, "depth": words.len()})).collect::<Vec<_>>(),
+        });
+        files.push(File {
+            name: "manifest.json".into(),
+            contents: pretty(&manifest),
+        });
+        files
+    }
+}
+
+fn pretty(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).expect("JSON values always serialise");
+    s.push('\n');
+    s
+}

@@ -31,3 +31,19 @@ pub(crate) const PRODUCTS: [&str; 6] = ["sos", "cios", "fios", "fips", "cihs", "
 pub(crate) const SCHEDULES: [&str; 5] = ["ltr", "rtl", "ladder", "window", "sliding"];
 /// Every `--word` value.
 pub(crate) const WORDS: [&str; 4] = ["8", "16", "32", "64"];
+
+/// Run redc with no input; panic with its stderr unless the status is
+/// `want`; its stdout.
+pub(crate) fn redc(args: &[&str], want: i32) -> String {
+    let out = run(args, "");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(want), "redc {args:?}: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A fresh scratch directory named for `tag` and this test process.
+pub(crate) fn scratch_dir(tag: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("redc-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("scratch directory");
+    d
+}

@@ -17,20 +17,35 @@ pub fn nat(x: &BigUint) -> Big {
 /// Runs one product and checks it against num-bigint: below the circuit's
 /// bound, congruent to a·b·2^(-r) mod n, and taking `product_cycles`.
 pub fn check_product(c: &dyn Circuit, a: &Big, b: &Big) -> ProductRun {
-    let run = c.multiply(a, b, None).unwrap_or_else(|e| panic!("{}: {e}", c.arch().name()));
+    let run = c
+        .multiply(a, b, None)
+        .unwrap_or_else(|e| panic!("{}: {e}", c.arch().name()));
     let n = big(c.modulus());
     let v = big(&run.value);
-    assert!(v < big(&c.operand_bound()), "{}: output {v} not below the bound (n = {n})", c.arch().name());
+    assert!(
+        v < big(&c.operand_bound()),
+        "{}: output {v} not below the bound (n = {n})",
+        c.arch().name()
+    );
     let lhs = (&v << c.r_log2()) % &n;
     let rhs = (big(a) * big(b)) % &n;
-    assert_eq!(lhs, rhs, "{}: a={} b={} n={n}: v·2^r ≢ a·b", c.arch().name(), big(a), big(b));
+    assert_eq!(
+        lhs,
+        rhs,
+        "{}: a={} b={} n={n}: v·2^r ≢ a·b",
+        c.arch().name(),
+        big(a),
+        big(b)
+    );
     assert_eq!(run.cycles, c.product_cycles(), "{}: cycles", c.arch().name());
     run
 }
 
 /// Runs one exponentiation and checks it against num-bigint's `modpow`.
 pub fn check_exponentiation(c: &dyn Circuit, base: &Big, exp: &Big) -> ExpRun {
-    let run = c.exponentiate(base, exp).unwrap_or_else(|e| panic!("{}: {e}", c.arch().name()));
+    let run = c
+        .exponentiate(base, exp)
+        .unwrap_or_else(|e| panic!("{}: {e}", c.arch().name()));
     let n = big(c.modulus());
     assert_eq!(
         big(&run.value),

@@ -1,0 +1,365 @@
+//! `redc sim`: run a golden model of one of the papers' circuits (redc-hw),
+//! check its result against redc's reference, and report cycles, time,
+//! utilization and throughput; `--table PAPER` prints the paper's tables
+//! beside the models' figures.
+
+use crate::args::SimArgs;
+use crate::failure::bad_input;
+use redc_hw::random::Seeded;
+use redc_hw::{Arch, Big, Circuit, CrtRun, HwError, Paper, Table, build, crt_decrypt, reference};
+use serde_json::{Value, json};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Run `redc sim`.
+pub(crate) fn run(a: &SimArgs) -> anyhow::Result<ExitCode> {
+    if let Some(paper) = &a.table {
+        return tables(paper, a.json);
+    }
+    let name = a.arch.as_deref().unwrap_or_default();
+    let arch = parse_arch(name)?;
+    let bits = a.bits as usize;
+    let mut rng = Seeded::new(a.seed);
+    let report = if a.crt {
+        crt(arch, a, &mut rng, bits)?
+    } else {
+        plain(arch, a, &mut rng, bits)?
+    };
+    let text = if a.json {
+        format!("{}\n", serde_json::to_string_pretty(&report.json)?)
+    } else {
+        report.text
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The architecture named `name`, or a bad-input error listing them.
+pub(crate) fn parse_arch(name: &str) -> anyhow::Result<Arch> {
+    Arch::from_name(name).ok_or_else(|| {
+        let all: Vec<&str> = Arch::ALL.iter().map(|a| a.name()).collect();
+        bad_input!("ARCH: unknown architecture '{name}'; one of {}", all.join(", "))
+    })
+}
+
+/// A model error as bad input naming the option it came from.
+pub(crate) fn hw_error(e: HwError) -> anyhow::Error {
+    match e {
+        HwError::Radix { .. } => bad_input!("--{e}"),
+        HwError::Modulus(_) => bad_input!("--bits: {e}"),
+        other => bad_input!("{other}"),
+    }
+}
+
+/// A report in both forms.
+struct Report {
+    text: String,
+    json: Value,
+}
+
+/// The clock: `--mhz` if given (positive and finite), else the paper's.
+fn clock(a: &SimArgs, circuit: &dyn Circuit) -> anyhow::Result<f64> {
+    match a.mhz {
+        Some(f) if f.is_finite() && f > 0.0 => Ok(f),
+        Some(f) => Err(bad_input!("--mhz: {f} is not a positive clock frequency")),
+        None => Ok(circuit.clock_mhz()),
+    }
+}
+
+/// The exponent of `--exp` for an `bits`-bit modulus, and its description.
+fn exponent(spec: &str, bits: usize, rng: &mut Seeded) -> anyhow::Result<(Big, String)> {
+    Ok(match spec {
+        "worst" => (
+            Big::pow2(bits).checked_sub(&Big::one()).unwrap_or_default(),
+            format!("worst: {bits} bits, all ones"),
+        ),
+        "random" => {
+            let e = rng.bits(bits);
+            let text = format!("random: {} bits", e.bits());
+            (e, text)
+        }
+        "f4" => (Big::from_u64(65537), "F4 = 2^16 + 1".to_owned()),
+        hex => {
+            let digits = hex.strip_prefix("0x").or_else(|| hex.strip_prefix("0X")).unwrap_or(hex);
+            let e = Big::from_hex(digits)
+                .map_err(|e| bad_input!("--exp: '{hex}' is not worst, random, f4 or a hexadecimal number: {e}"))?;
+            let text = format!("0x{} ({} bits)", e.to_hex(), e.bits());
+            (e, text)
+        }
+    })
+}
+
+/// Thousands separated by commas.
+fn grouped(x: u64) -> String {
+    let s = x.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `cycles` at `mhz` as a readable duration.
+fn duration(cycles: u64, mhz: f64) -> String {
+    let us = cycles as f64 / mhz;
+    if us >= 1e6 {
+        format!("{:.3} s", us / 1e6)
+    } else if us >= 1e3 {
+        format!("{:.3} ms", us / 1e3)
+    } else {
+        format!("{us:.3} µs")
+    }
+}
+
+/// The header lines and JSON fields every report starts with.
+fn header(arch: Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str) -> (String, Value) {
+    let text = format!(
+        "redc sim {}: {what} (seed {}), {}\n  datapath        {}-bit digits, size parameter {}, R = 2^{}, inputs below {}\n  clock           {mhz} MHz\n",
+        arch.name(),
+        a.seed,
+        arch.paper().file(),
+        circuit.digit_bits(),
+        circuit.digits(),
+        circuit.r_log2(),
+        bound_words(circuit),
+    );
+    let json = json!({
+        "arch": arch.name(),
+        "paper": arch.paper().file(),
+        "bits": a.bits,
+        "seed": a.seed,
+        "modulus": format!("0x{}", circuit.modulus().to_hex()),
+        "digit_bits": circuit.digit_bits(),
+        "digits": circuit.digits(),
+        "r_log2": circuit.r_log2(),
+        "mhz": mhz,
+    });
+    (text, json)
+}
+
+/// The operand bound relative to n (`n`, `2n`, ...) where it is a small
+/// multiple, else its bit length.
+fn bound_words(circuit: &dyn Circuit) -> String {
+    let bound = circuit.operand_bound();
+    let n = circuit.modulus();
+    match bound.divrem(n) {
+        Some((k, r)) if r.is_zero() && k.bits() <= 16 => {
+            if k.is_one() {
+                "n".to_owned()
+            } else {
+                format!("{}n", k.to_dec())
+            }
+        }
+        _ => format!("2^{}", bound.bits()),
+    }
+}
+
+/// One product with random operands, checked against the reference.
+fn product_check(circuit: &dyn Circuit, rng: &mut Seeded, mhz: f64) -> anyhow::Result<(String, Value)> {
+    let bound = circuit.operand_bound();
+    let (x, y) = (rng.below(&bound), rng.below(&bound));
+    let run = circuit.multiply(&x, &y, None).map_err(hw_error)?;
+    let n = circuit.modulus();
+    let congruent = reference::reduce(&run.value.shl(circuit.r_log2()), n) == reference::reduce(&x.mul(&y), n);
+    if !(congruent && run.value < bound) {
+        anyhow::bail!(
+            "model {} disagrees with redc's reference: a=0x{} b=0x{} gave 0x{}",
+            circuit.arch().name(),
+            x.to_hex(),
+            y.to_hex(),
+            run.value.to_hex()
+        );
+    }
+    let util = circuit.utilization();
+    let mut text = format!(
+        "  product         ok: a·b·2^-{} mod n equals redc's reference\n                  {} cycles, {}",
+        circuit.r_log2(),
+        grouped(run.cycles),
+        duration(run.cycles, mhz)
+    );
+    if let Some(u) = util {
+        text += &format!("; multiplier utilization {:.1}%", 100.0 * u);
+    }
+    text.push('\n');
+    let json = json!({ "ok": true, "cycles": run.cycles, "time_us": run.cycles as f64 / mhz, "utilization": util });
+    Ok((text, json))
+}
+
+/// Throughput of `cores` circuits, each completing an operation on `bits`
+/// bits in `cycles`.
+fn throughput(circuit: &dyn Circuit, cycles: u64, cores: u32, bits: usize, mhz: f64) -> (String, Value) {
+    let total = circuit.parallel_cycles(cycles, cores);
+    let kbps = bits as f64 * f64::from(cores) * mhz * 1e3 / total as f64;
+    let plural = if cores == 1 { "core" } else { "cores" };
+    let text = format!(
+        "  throughput      {cores} {plural}: {kbps:.3} kbit/s ({} cycles for {cores} operations, loading included)\n",
+        grouped(total)
+    );
+    (text, json!({ "cores": cores, "cycles": total, "kbit_per_s": kbps }))
+}
+
+fn plain(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Result<Report> {
+    let n = rng.odd_modulus(bits);
+    let circuit = build(arch, &n, a.radix).map_err(hw_error)?;
+    let mhz = clock(a, circuit.as_ref())?;
+    let (exp, exp_text) = exponent(a.exp.as_deref().unwrap_or("worst"), bits, rng)?;
+    let (mut text, mut json) = header(arch, circuit.as_ref(), a, mhz, &format!("random {bits}-bit modulus"));
+    let (ptext, pjson) = product_check(circuit.as_ref(), rng, mhz)?;
+    text += &ptext;
+    let base = rng.below(&n);
+    let run = circuit.exponentiate(&base, &exp).map_err(hw_error)?;
+    if run.value != reference::modpow(&base, &exp, &n) {
+        anyhow::bail!(
+            "model {} disagrees with redc's modpow for base 0x{}",
+            arch.name(),
+            base.to_hex()
+        );
+    }
+    text += &format!(
+        "  exponent        {exp_text}\n  exponentiation  ok: equals redc's modpow\n                  {} products, {} cycles, {}\n",
+        grouped(run.products),
+        grouped(run.cycles),
+        duration(run.cycles, mhz)
+    );
+    let (ttext, tjson) = throughput(circuit.as_ref(), run.cycles, a.cores, bits, mhz);
+    text += &ttext;
+    json["product"] = pjson;
+    json["exponent"] = json!({ "value": format!("0x{}", exp.to_hex()), "bits": exp.bits(), "what": exp_text });
+    json["exponentiation"] = json!({
+        "ok": true, "products": run.products, "cycles": run.cycles, "time_us": run.cycles as f64 / mhz,
+    });
+    json["throughput"] = tjson;
+    Ok(Report { text, json })
+}
+
+fn crt(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Result<Report> {
+    if bits < 32 {
+        return Err(bad_input!(
+            "--bits: --crt needs a modulus of at least 32 bits, not {bits}"
+        ));
+    }
+    // Check the architecture and radix before spending time on primes.
+    let probe = build(arch, &rng.odd_modulus(bits / 2), a.radix).map_err(hw_error)?;
+    let key = rng.crt_key(bits);
+    let half = build(arch, &key.p, a.radix).map_err(hw_error)?;
+    let mhz = clock(a, probe.as_ref())?;
+    let c = rng.below(&key.n);
+    let run: CrtRun = crt_decrypt(arch, &key, &c, a.radix, a.parallel).map_err(hw_error)?;
+    if run.value != reference::modpow(&c, &key.d, &key.n) {
+        anyhow::bail!("model {} CRT decryption disagrees with redc's modpow", arch.name());
+    }
+    let what = format!(
+        "random {bits}-bit key n = p·q, e = 65537, CRT halves of {} bits",
+        key.p.bits()
+    );
+    let (mut text, mut json) = header(arch, half.as_ref(), a, mhz, &what);
+    let (ptext, pjson) = product_check(half.as_ref(), rng, mhz)?;
+    text += &ptext;
+    let mode = if a.parallel {
+        "two halves in parallel"
+    } else {
+        "halves one after the other"
+    };
+    text += &format!(
+        "  CRT decryption  ok: c^d mod n equals redc's modpow ({mode})\n                  {} cycles, {}\n",
+        grouped(run.cycles),
+        duration(run.cycles, mhz)
+    );
+    for (name, cycles) in &run.phases {
+        text += &format!("                    {name:<40} {:>14} cycles\n", grouped(*cycles));
+    }
+    let (ttext, tjson) = throughput(half.as_ref(), run.cycles, a.cores, bits, mhz);
+    text += &ttext;
+    json["product"] = pjson;
+    json["crt"] = json!({
+        "ok": true,
+        "parallel": a.parallel,
+        "cycles": run.cycles,
+        "time_us": run.cycles as f64 / mhz,
+        "phases": run.phases.iter().map(|(n, c)| json!({ "phase": n, "cycles": c })).collect::<Vec<_>>(),
+    });
+    json["throughput"] = tjson;
+    Ok(Report { text, json })
+}
+
+/// `redc sim --table PAPER`.
+fn tables(paper: &str, as_json: bool) -> anyhow::Result<ExitCode> {
+    let papers: Vec<Paper> = if paper == "all" {
+        Paper::ALL.to_vec()
+    } else {
+        vec![Paper::from_name(paper).ok_or_else(|| {
+            let all: Vec<&str> = Paper::ALL.iter().map(|p| p.name()).collect();
+            bad_input!("--table: unknown paper '{paper}'; one of {}, all", all.join(", "))
+        })?]
+    };
+    let tables: Vec<Table> = papers.into_iter().flat_map(Paper::tables).collect();
+    let unexplained: usize = tables.iter().map(|t| t.unexplained().len()).sum();
+    let text = if as_json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&tables.iter().map(table_json).collect::<Vec<_>>())?
+        )
+    } else {
+        tables.iter().map(render).collect::<Vec<_>>().join("\n")
+    };
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    if unexplained > 0 {
+        anyhow::bail!("{unexplained} figures differ from the paper without a note");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A figure at `decimals` places.
+fn fixed(x: f64, decimals: u32) -> String {
+    format!("{x:.*}", decimals as usize)
+}
+
+/// One table as Markdown, notes below.
+pub(crate) fn render(t: &Table) -> String {
+    let mut out = format!("{}: {}\n\n", t.source, t.title);
+    out += "| row | quantity | unit | paper | model | difference | note |\n|---|---|---|---:|---:|---:|---|\n";
+    for e in &t.entries {
+        let paper = e.paper.map_or("—".to_owned(), |p| fixed(p, e.decimals));
+        let diff = e.difference().map_or("—".to_owned(), |d| fixed(d, e.decimals));
+        let note = e.note.map_or(String::new(), |n| format!("[{n}]"));
+        out += &format!(
+            "| {} | {} | {} | {paper} | {} | {diff} | {note} |\n",
+            e.row,
+            e.column,
+            e.unit,
+            fixed(e.model_rounded(), e.decimals)
+        );
+    }
+    if !t.notes.is_empty() {
+        out.push('\n');
+        for (i, n) in t.notes.iter().enumerate() {
+            out += &format!("[{}] {n}\n", i + 1);
+        }
+    }
+    out
+}
+
+fn table_json(t: &Table) -> Value {
+    json!({
+        "source": t.source,
+        "title": t.title,
+        "entries": t.entries.iter().map(|e| json!({
+            "row": e.row,
+            "quantity": e.column,
+            "unit": e.unit,
+            "paper": e.paper,
+            "model": e.model,
+            "decimals": e.decimals,
+            "difference": e.difference(),
+            "note": e.note,
+        })).collect::<Vec<_>>(),
+        "notes": t.notes,
+    })
+}

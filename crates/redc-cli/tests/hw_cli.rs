@@ -1,0 +1,281 @@
+//! `redc sim` and `redc vectors` end to end: every architecture runs and
+//! checks itself, the tables print with every difference explained, and the
+//! vectors agree with Python's arithmetic (an oracle independent of redc).
+
+mod common;
+
+use common::{redc, run, scratch_dir};
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const ARCHS: [&str; 7] = [
+    "fdfm",
+    "blum-paar",
+    "csa-radix2",
+    "csa-radix4",
+    "perin-systolic",
+    "perin-multiplexed",
+    "dataflow",
+];
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn every_architecture_simulates_and_checks_itself() {
+    for arch in ARCHS {
+        for exp in ["worst", "random", "f4", "0x1d"] {
+            let v = json(&redc(&["sim", arch, "--bits", "96", "--exp", exp, "--json"], 0));
+            assert_eq!(v["arch"], arch);
+            assert_eq!(v["product"]["ok"], true, "{arch}");
+            assert_eq!(v["exponentiation"]["ok"], true, "{arch}");
+            assert!(v["exponentiation"]["cycles"].as_u64().unwrap() > 0, "{arch}");
+            assert!(v["throughput"]["kbit_per_s"].as_f64().unwrap() > 0.0, "{arch}");
+        }
+        let text = redc(&["sim", arch, "--bits", "64", "--cores", "4", "--mhz", "100"], 0);
+        assert!(
+            text.contains("product         ok") && text.contains("4 cores"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn crt_decryption_on_the_papers_that_define_it() {
+    for arch in ["fdfm", "blum-paar"] {
+        for parallel in [false, true] {
+            let mut args = vec!["sim", arch, "--crt", "--bits", "128", "--json"];
+            if parallel {
+                args.push("--parallel");
+            }
+            let out = run(&args, "");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            match out.status.code() {
+                Some(0) => {
+                    let v = json(&String::from_utf8_lossy(&out.stdout));
+                    assert_eq!(v["crt"]["ok"], true);
+                    let phases: u64 = v["crt"]["phases"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|p| p["cycles"].as_u64().unwrap())
+                        .sum();
+                    assert!(phases > 0);
+                }
+                // A paper without parallel halves says so, naming the option.
+                Some(2) => assert!(parallel && stderr.contains("parallel"), "{arch}: {stderr}"),
+                other => panic!("{arch} {parallel}: {other:?} {stderr}"),
+            }
+        }
+    }
+    let out = run(&["sim", "csa-radix2", "--crt", "--bits", "64"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--crt"));
+}
+
+#[test]
+fn tables_print_with_every_difference_explained() {
+    let v = json(&redc(&["sim", "--table", "all", "--json"], 0));
+    let tables = v.as_array().unwrap();
+    assert!(tables.len() >= 8, "{} tables", tables.len());
+    for t in tables {
+        let notes = t["notes"].as_array().unwrap().len() as u64;
+        for e in t["entries"].as_array().unwrap() {
+            let explained = e["note"].as_u64().is_some_and(|n| (1..=notes).contains(&n));
+            assert!(e["difference"] == 0.0 || explained, "{}: {e}", t["source"]);
+        }
+    }
+    // 001 Table 2 is reproduced to the cycle.
+    let t2 = tables
+        .iter()
+        .find(|t| {
+            t["source"]
+                .as_str()
+                .unwrap()
+                .contains("001_24b3bbce8c558126.txt Table 2")
+        })
+        .unwrap();
+    let cycles: Vec<&Value> = t2["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["quantity"].as_str().unwrap().contains("cycles") && e["paper"].is_number())
+        .collect();
+    assert!(cycles.len() >= 6);
+    assert!(cycles.iter().all(|e| e["difference"] == 0.0), "{cycles:?}");
+    let text = redc(&["sim", "--table", "fdfm"], 0);
+    assert!(
+        text.contains("| row | quantity | unit | paper | model | difference | note |"),
+        "{text}"
+    );
+}
+
+/// Python checks every case: result·2^r ≡ a·b (mod n), and the per-step
+/// trace registers fit their widths.
+const PY_CHECK: &str = r#"
+import json, sys
+v = json.load(sys.stdin)
+r = v["r_log2"]
+widths = {w["name"]: w["bits"] for w in v["register_widths"]}
+for c in v["cases"]:
+    n, a, b, res = (int(c[k], 16) for k in ("n", "a", "b", "result"))
+    assert n.bit_length() == v["bits"] and n % 2 == 1
+    assert (res << r) % n == (a * b) % n, c
+    for s in c["trace"]:
+        for name, val in s["regs"].items():
+            assert int(val, 16) < 1 << widths[name], (name, val)
+print(len(v["cases"]))
+"#;
+
+#[test]
+fn vectors_agree_with_python_and_are_reproducible() {
+    let dir = scratch_dir("hw-vectors");
+    for arch in ARCHS {
+        let out = dir.join(format!("{arch}-json"));
+        let o = out.to_str().unwrap();
+        redc(
+            &[
+                "vectors", arch, "--count", "25", "--bits", "72", "--format", "json", "-o", o,
+            ],
+            0,
+        );
+        let text = std::fs::read_to_string(out.join("vectors.json")).unwrap();
+        let mut py = Command::new("python3")
+            .args(["-c", PY_CHECK])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3 is installed (.ci/run installs it)");
+        py.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        let res = py.wait_with_output().unwrap();
+        assert!(res.status.success(), "{arch}: python rejected the vectors");
+        assert_eq!(String::from_utf8_lossy(&res.stdout).trim(), "25");
+
+        // Same seed, same files; another seed, other files.
+        let again = dir.join(format!("{arch}-again"));
+        redc(
+            &[
+                "vectors",
+                arch,
+                "--count",
+                "25",
+                "--bits",
+                "72",
+                "--format",
+                "json",
+                "-o",
+                again.to_str().unwrap(),
+            ],
+            0,
+        );
+        assert_eq!(text, std::fs::read_to_string(again.join("vectors.json")).unwrap());
+        let other = dir.join(format!("{arch}-other"));
+        let args = [
+            "vectors", arch, "--count", "25", "--bits", "72", "--seed", "2", "--format", "json",
+        ];
+        redc(&[&args[..], &["-o", other.to_str().unwrap()]].concat(), 0);
+        assert_ne!(text, std::fs::read_to_string(other.join("vectors.json")).unwrap());
+    }
+}
+
+#[test]
+fn readmemh_files_have_one_word_per_line_and_a_manifest() {
+    let dir = scratch_dir("hw-readmemh");
+    for arch in ARCHS {
+        let out = dir.join(arch);
+        redc(
+            &[
+                "vectors",
+                arch,
+                "--count",
+                "4",
+                "--bits",
+                "40",
+                "--format",
+                "readmemh",
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            0,
+        );
+        let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+        let mems = manifest["memories"].as_array().unwrap();
+        assert!(mems.len() > 5, "{arch}: a trace memory per register");
+        for m in mems {
+            let text = std::fs::read_to_string(out.join(m["file"].as_str().unwrap())).unwrap();
+            let words: Vec<&str> = text.lines().filter(|l| !l.starts_with("//")).collect();
+            assert_eq!(words.len() as u64, m["depth"].as_u64().unwrap(), "{arch} {m}");
+            let digits = (m["width"].as_u64().unwrap() as usize).div_ceil(4);
+            assert!(
+                words
+                    .iter()
+                    .all(|w| w.len() == digits && w.chars().all(|c| c.is_ascii_hexdigit())),
+                "{arch} {m}"
+            );
+        }
+        let hex = dir.join(format!("{arch}-hex"));
+        redc(
+            &[
+                "vectors",
+                arch,
+                "--count",
+                "2",
+                "--bits",
+                "40",
+                "--format",
+                "hex",
+                "-o",
+                hex.to_str().unwrap(),
+            ],
+            0,
+        );
+        let text = std::fs::read_to_string(hex.join("vectors.txt")).unwrap();
+        assert!(
+            text.contains("# case 1") && text.contains("result = 0x") && text.contains("step "),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn bad_input_names_the_field() {
+    let dir = scratch_dir("hw-bad");
+    let file = dir.join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let cases: [(&[&str], &str); 9] = [
+        (&["sim", "nope"], "ARCH"),
+        (&["sim", "perin-systolic", "--radix", "24"], "--radix"),
+        (&["sim", "fdfm", "--radix", "16"], "--radix"),
+        (&["sim", "fdfm", "--exp", "0xzz"], "--exp"),
+        (&["sim", "fdfm", "--mhz", "0"], "--mhz"),
+        (&["sim", "fdfm", "--bits", "1"], "--bits"),
+        (&["sim", "--table", "nope"], "--table"),
+        (
+            &["vectors", "fdfm", "--count", "0", "--format", "hex", "-o", "x"],
+            "--count",
+        ),
+        (
+            &[
+                "vectors",
+                "fdfm",
+                "--count",
+                "1",
+                "--format",
+                "hex",
+                "-o",
+                file.to_str().unwrap(),
+            ],
+            "-o",
+        ),
+    ];
+    for (args, field) in cases {
+        let out = run(args, "");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(field), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
