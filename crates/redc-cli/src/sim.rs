@@ -119,7 +119,7 @@ fn duration(cycles: u64, mhz: f64) -> String {
 /// The header lines and JSON fields every report starts with.
 fn header(arch: Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str) -> (String, Value) {
     let text = format!(
-        "redc sim {}: {what} (seed {}), {}\n  datapath        {}-bit digits, size parameter {}, R = 2^{}, inputs below {}\n  clock           {mhz} MHz\n",
+        "redc sim {}: {what} (seed {}), {}\n  datapath        {}-bit digits, size parameter {}, R = 2^{}, inputs below {}\n  clock           {} MHz\n",
         arch.name(),
         a.seed,
         arch.paper().file(),
@@ -127,6 +127,7 @@ fn header(arch: Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str) 
         circuit.digits(),
         circuit.r_log2(),
         bound_words(circuit),
+        (mhz * 1e4).round() / 1e4,
     );
     let json = json!({
         "arch": arch.name(),
@@ -195,9 +196,13 @@ fn product_check(circuit: &dyn Circuit, rng: &mut Seeded, mhz: f64) -> anyhow::R
 fn throughput(circuit: &dyn Circuit, cycles: u64, cores: u32, bits: usize, mhz: f64) -> (String, Value) {
     let total = circuit.parallel_cycles(cycles, cores);
     let kbps = bits as f64 * f64::from(cores) * mhz * 1e3 / total as f64;
-    let plural = if cores == 1 { "core" } else { "cores" };
+    let (core, op) = if cores == 1 {
+        ("core", "operation")
+    } else {
+        ("cores", "operations")
+    };
     let text = format!(
-        "  throughput      {cores} {plural}: {kbps:.3} kbit/s ({} cycles for {cores} operations, loading included)\n",
+        "  throughput      {cores} {core}: {kbps:.3} kbit/s ({} cycles for {cores} {op}, loading included)\n",
         grouped(total)
     );
     (text, json!({ "cores": cores, "cycles": total, "kbit_per_s": kbps }))
