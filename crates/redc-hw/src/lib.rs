@@ -14,7 +14,7 @@
 //! | [`dataflow`] | 000_be478b6750af4540.txt (Maxeler dataflow RSA) | `dataflow` |
 //!
 //! Every model implements [`Circuit`]; [`build`] makes one by [`Arch`] name so
-//! the CLI and the tests treat them alike. [`reference`] holds the
+//! the CLI and the tests treat them alike. [`reference`](mod@reference) holds the
 //! independent arithmetic the models are checked against, [`table`] the
 //! paper-versus-model tables, and [`vectors`] the testbench files.
 
