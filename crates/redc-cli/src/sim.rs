@@ -201,7 +201,11 @@ fn throughput(circuit: &dyn Circuit, cycles: u64, cores: u32, bits: usize, mhz: 
     } else {
         ("cores", "operations")
     };
-    let loading = if total > cycles { ", operand loading included" } else { "" };
+    let loading = if total > cycles {
+        ", operand loading included"
+    } else {
+        ""
+    };
     let text = format!(
         "  throughput      {cores} {core}: {kbps:.3} kbit/s ({} cycles for {cores} {op}{loading})\n",
         grouped(total)
