@@ -280,8 +280,14 @@ fn crt(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Result
         grouped(run.cycles),
         duration(run.cycles, mhz)
     );
+    let width = run
+        .phases
+        .iter()
+        .map(|(name, _)| name.chars().count())
+        .max()
+        .unwrap_or(0);
     for (name, cycles) in &run.phases {
-        text += &format!("                    {name:<40} {:>14} cycles\n", grouped(*cycles));
+        text += &format!("                    {name:<width$}  {:>12} cycles\n", grouped(*cycles));
     }
     let (ttext, tjson) = throughput(half.as_ref(), run.cycles, a.cores, bits, mhz);
     text += &ttext;
