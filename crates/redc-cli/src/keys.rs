@@ -4,12 +4,10 @@ use crate::args::{KeyFormat, KeygenArgs, PubFormat, PubkeyArgs};
 use crate::failure::bad_input;
 use crate::keyfile::{load_public, password, rsa_error};
 use crate::output::Sink;
-use indicatif::{ProgressBar, ProgressStyle};
 use redc_rsa::encoding::Pbes2Kdf;
 use redc_rsa::keygen::generate;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
-use std::time::Duration;
 use zeroize::Zeroizing;
 
 /// Run `redc keygen`.
@@ -24,15 +22,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new_spinner();
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").unwrap_or(ProgressStyle::default_spinner()),
-        );
-        bar.set_message(format!("generating a {}-bit key", a.bits));
-        bar.enable_steady_tick(Duration::from_millis(120));
-        bar
-    });
+    let bar = crate::progress::spinner(format!("generating a {}-bit key", a.bits));
     let progress = |tried: u64| {
         if let Some(bar) = &bar {
             bar.set_message(format!(

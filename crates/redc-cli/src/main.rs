@@ -14,6 +14,7 @@ mod keys;
 mod modexp;
 mod number;
 mod output;
+mod progress;
 mod rsa;
 mod seal;
 mod sign;

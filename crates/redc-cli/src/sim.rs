@@ -20,11 +20,17 @@ pub(crate) fn run(a: &SimArgs) -> anyhow::Result<ExitCode> {
     let arch = parse_arch(name)?;
     let bits = a.bits as usize;
     let mut rng = Seeded::new(a.seed);
+    let what = if a.crt { "CRT decryption" } else { "exponentiation" };
+    let bar = crate::progress::spinner(format!("simulating a {bits}-bit {what} on {}", arch.name()));
     let report = if a.crt {
-        crt(arch, a, &mut rng, bits)?
+        crt(arch, a, &mut rng, bits)
     } else {
-        plain(arch, a, &mut rng, bits)?
+        plain(arch, a, &mut rng, bits)
     };
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let report = report?;
     let text = if a.json {
         format!("{}\n", serde_json::to_string_pretty(&report.json)?)
     } else {

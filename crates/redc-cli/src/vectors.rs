@@ -8,9 +8,8 @@ use crate::args::{VectorFormat, VectorsArgs};
 use crate::failure::bad_input;
 use crate::output::Sink;
 use crate::sim::{hw_error, parse_arch};
-use indicatif::{ProgressBar, ProgressStyle};
 use redc_hw::vectors::{Format, Spec, generate};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Run `redc vectors`.
@@ -34,13 +33,7 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
         count: a.count as usize,
         seed: a.seed,
     };
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(a.count);
-        let style = ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} eta {eta}");
-        bar.set_style(style.unwrap_or(ProgressStyle::default_bar()));
-        bar.set_message(format!("{} vectors", arch.name()));
-        bar
-    });
+    let bar = crate::progress::counter(a.count, format!("{} vectors", arch.name()));
     let vectors = generate(spec, &|done| {
         if let Some(b) = &bar {
             b.set_position(done as u64);
