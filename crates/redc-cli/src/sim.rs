@@ -244,6 +244,16 @@ fn plain(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Resu
     );
     let (ttext, tjson) = throughput(circuit.as_ref(), run.cycles, a.cores, bits, mhz);
     text += &ttext;
+    if arch == Arch::Dataflow {
+        // 000 Table 1 profiled 43% of the time in word multiplication.
+        let share = redc_hw::dataflow::measure_mult_share(bits, 2000);
+        text += &format!(
+            "  profile         redc's own SOS product (w = 32) spends about {:.0}% of its time in word \
+             multiplications, measured now (000 Table 1: 43% in mult32x32)\n",
+            100.0 * share
+        );
+        json["measured_mult_share"] = json!(share);
+    }
     json["product"] = pjson;
     json["exponent"] = json!({ "value": format!("0x{}", exp.to_hex()), "bits": exp.bits(), "what": exp_text });
     json["exponentiation"] = json!({
