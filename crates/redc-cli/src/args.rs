@@ -350,8 +350,8 @@ pub(crate) struct SimArgs {
     /// beside the models' figures.
     #[arg(long, value_name = "PAPER")]
     pub(crate) table: Option<String>,
-    /// Modulus size R in bits (a random odd modulus of exactly R bits; with --crt, p·q).
-    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(2..=16384))]
+    /// Modulus size R in bits (a random odd modulus of exactly R bits; with --crt, p·q), up to 4096.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(2..=4096))]
     pub(crate) bits: u64,
     /// Digit width in bits where the architecture has a choice (blum-paar k, perin 16|32, dataflow w).
     #[arg(long, value_name = "K")]
@@ -389,8 +389,8 @@ pub(crate) struct VectorsArgs {
     /// Number of cases (each a random modulus and two random operands).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) count: u64,
-    /// Modulus size in bits.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=16384))]
+    /// Modulus size in bits, up to 4096.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=4096))]
     pub(crate) bits: u64,
     /// Digit width in bits where the architecture has a choice.
     #[arg(long, value_name = "K")]

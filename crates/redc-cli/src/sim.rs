@@ -6,7 +6,7 @@
 use crate::args::SimArgs;
 use crate::failure::bad_input;
 use redc_hw::random::Seeded;
-use redc_hw::{Arch, Big, Circuit, CrtRun, HwError, Paper, Table, build, crt_decrypt, reference};
+use redc_hw::{Arch, Big, Circuit, CrtRun, HwError, Paper, Table, build, crt_decrypt, crt_support, reference};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::process::ExitCode;
@@ -55,6 +55,7 @@ pub(crate) fn hw_error(e: HwError) -> anyhow::Error {
     match e {
         HwError::Radix { .. } => bad_input!("--{e}"),
         HwError::Modulus(_) => bad_input!("--bits: {e}"),
+        HwError::Unsupported(m) if m.starts_with("crt:") || m.starts_with("parallel:") => bad_input!("--{m}"),
         other => bad_input!("{other}"),
     }
 }
@@ -68,11 +69,22 @@ struct Report {
 /// The clock: `--mhz` if given (positive and finite), else the paper's.
 fn clock(a: &SimArgs, circuit: &dyn Circuit) -> anyhow::Result<f64> {
     match a.mhz {
-        Some(f) if f.is_finite() && f > 0.0 => Ok(f),
-        Some(f) => Err(bad_input!("--mhz: {f} is not a positive clock frequency")),
+        Some(f) if (MIN_MHZ..=MAX_MHZ).contains(&f) => Ok(f),
+        Some(f) => Err(bad_input!(
+            "--mhz: {f:?} is not a clock frequency in [{MIN_MHZ}, {MAX_MHZ}] MHz"
+        )),
         None => Ok(circuit.clock_mhz()),
     }
 }
+
+/// The slowest clock `--mhz` takes (1 kHz).
+const MIN_MHZ: f64 = 1e-3;
+
+/// The fastest clock `--mhz` takes (1 THz).
+const MAX_MHZ: f64 = 1e6;
+
+/// The longest exponent `--exp` takes, in bits.
+const MAX_EXP_BITS: usize = 8192;
 
 /// The exponent of `--exp` for an `bits`-bit modulus, and its description.
 fn exponent(spec: &str, bits: usize, rng: &mut Seeded) -> anyhow::Result<(Big, String)> {
@@ -91,6 +103,9 @@ fn exponent(spec: &str, bits: usize, rng: &mut Seeded) -> anyhow::Result<(Big, S
             let digits = hex.strip_prefix("0x").or_else(|| hex.strip_prefix("0X")).unwrap_or(hex);
             let e = Big::from_hex(digits)
                 .map_err(|e| bad_input!("--exp: '{hex}' is not worst, random, f4 or a hexadecimal number: {e}"))?;
+            if e.bits() > MAX_EXP_BITS {
+                return Err(bad_input!("--exp: {} bits; at most {MAX_EXP_BITS}", e.bits()));
+            }
             let text = format!("0x{} ({} bits)", e.to_hex(), e.bits());
             (e, text)
         }
@@ -269,11 +284,15 @@ fn crt(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Result
             "--bits: --crt needs a modulus of at least 32 bits, not {bits}"
         ));
     }
-    // Check the architecture and radix before spending time on primes.
-    let probe = build(arch, &rng.odd_modulus(bits / 2), a.radix).map_err(hw_error)?;
+    // Check the architecture, mode and radix before spending time on primes.
+    crt_support(arch, a.parallel).map_err(hw_error)?;
+    build(arch, &rng.odd_modulus(bits / 2), a.radix).map_err(hw_error)?;
     let key = rng.crt_key(bits);
     let half = build(arch, &key.p, a.radix).map_err(hw_error)?;
-    let mhz = clock(a, probe.as_ref())?;
+    // The full-size circuit: its loading for --cores (001 §5.3: 320·d1), and
+    // its clock when the halves run in parallel on it (002 Table 4).
+    let full = build(arch, &key.n, a.radix).map_err(hw_error)?;
+    let mhz = clock(a, if a.parallel { full.as_ref() } else { half.as_ref() })?;
     let c = rng.below(&key.n);
     let run: CrtRun = crt_decrypt(arch, &key, &c, a.radix, a.parallel).map_err(hw_error)?;
     if run.value != reference::modpow(&c, &key.d, &key.n) {
@@ -305,7 +324,7 @@ fn crt(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Result
     for (name, cycles) in &run.phases {
         text += &format!("                    {name:<width$}  {:>12} cycles\n", grouped(*cycles));
     }
-    let (ttext, tjson) = throughput(half.as_ref(), run.cycles, a.cores, bits, mhz);
+    let (ttext, tjson) = throughput(full.as_ref(), run.cycles, a.cores, bits, mhz);
     text += &ttext;
     json["product"] = pjson;
     json["crt"] = json!({

@@ -180,6 +180,46 @@ fn vectors_agree_with_python_and_are_reproducible() {
     }
 }
 
+/// Every word has the hex digits of `width` bits and a value below 2^width.
+fn assert_words_fit(words: &[&str], width: usize, what: &str) {
+    for w in words {
+        assert_eq!(w.len(), width.div_ceil(4), "{what}: {w}");
+        assert!(w.chars().all(|c| c.is_ascii_hexdigit()), "{what}: {w}");
+        let top = u32::from_str_radix(&w[..1], 16).unwrap();
+        let spare = 4 * width.div_ceil(4) - width;
+        assert!(top >> (4 - spare) == 0, "{what}: {w} exceeds {width} bits");
+    }
+}
+
+/// Blum–Paar's operand bound 2M~ depends on the modulus: the memories must
+/// be as wide as the widest of many cases.
+#[test]
+fn readmemh_widths_hold_every_case() {
+    let out = scratch_dir("hw-widths").join("blum-paar");
+    let o = out.to_str().unwrap();
+    redc(
+        &[
+            "vectors",
+            "blum-paar",
+            "--count",
+            "200",
+            "--bits",
+            "17",
+            "--format",
+            "readmemh",
+            "-o",
+            o,
+        ],
+        0,
+    );
+    let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+    for m in manifest["memories"].as_array().unwrap() {
+        let text = std::fs::read_to_string(out.join(m["file"].as_str().unwrap())).unwrap();
+        let words: Vec<&str> = text.lines().filter(|l| !l.starts_with("//")).collect();
+        assert_words_fit(&words, m["width"].as_u64().unwrap() as usize, &m.to_string());
+    }
+}
+
 #[test]
 fn readmemh_files_have_one_word_per_line_and_a_manifest() {
     let dir = scratch_dir("hw-readmemh");
@@ -207,13 +247,7 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
             let text = std::fs::read_to_string(out.join(m["file"].as_str().unwrap())).unwrap();
             let words: Vec<&str> = text.lines().filter(|l| !l.starts_with("//")).collect();
             assert_eq!(words.len() as u64, m["depth"].as_u64().unwrap(), "{arch} {m}");
-            let digits = (m["width"].as_u64().unwrap() as usize).div_ceil(4);
-            assert!(
-                words
-                    .iter()
-                    .all(|w| w.len() == digits && w.chars().all(|c| c.is_ascii_hexdigit())),
-                "{arch} {m}"
-            );
+            assert_words_fit(&words, m["width"].as_u64().unwrap() as usize, &format!("{arch} {m}"));
         }
         let hex = dir.join(format!("{arch}-hex"));
         redc(
@@ -242,9 +276,29 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
 #[test]
 fn bad_input_names_the_field() {
     let dir = scratch_dir("hw-bad");
+    let missing = dir.join("never-created");
     let file = dir.join("plain-file");
     std::fs::write(&file, "x").unwrap();
-    let cases: [(&[&str], &str); 9] = [
+    let long_exp = format!("0x1{}", "0".repeat(2048));
+    let none = missing.to_str().unwrap();
+    let cases: [(&[&str], &str); 14] = [
+        (&["sim", "fdfm", "--mhz", "1e-300"], "--mhz"),
+        (&["sim", "fdfm", "--exp", &long_exp], "--exp"),
+        (&["sim", "fdfm", "--crt", "--parallel", "--bits", "64"], "--parallel"),
+        (&["sim", "csa-radix2", "--crt", "--bits", "4096"], "--crt"),
+        (
+            &[
+                "vectors",
+                "csa-radix2",
+                "--count",
+                "1000000",
+                "--format",
+                "json",
+                "-o",
+                none,
+            ],
+            "--count",
+        ),
         (&["sim", "nope"], "ARCH"),
         (&["sim", "perin-systolic", "--radix", "24"], "--radix"),
         (&["sim", "fdfm", "--radix", "16"], "--radix"),
@@ -278,4 +332,14 @@ fn bad_input_names_the_field() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+    // A refused request creates no directory; a bad radix neither.
+    assert!(!missing.exists());
+    let out = run(
+        &[
+            "vectors", "fdfm", "--count", "1", "--radix", "5", "--format", "hex", "-o", none,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!missing.exists());
 }

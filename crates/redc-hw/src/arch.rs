@@ -301,16 +301,33 @@ pub fn build(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>
     }
 }
 
-/// CRT decryption `c^d mod n` as the architecture's paper runs it (001 §4
-/// Steps 1–4 with Eq. 10; 002 §5 with two half-size arrays). `parallel`
-/// runs the two halves on two circuits at once where the paper allows it.
-pub fn crt_decrypt(arch: Arch, key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
-    match arch {
-        Arch::Fdfm => fdfm::crt_decrypt(key, c, radix, parallel),
-        Arch::BlumPaar => blum_paar::crt_decrypt(key, c, radix, parallel),
-        other => Err(HwError::Unsupported(format!(
-            "--crt: the {} paper models no CRT decryption (fdfm and blum-paar do)",
+/// Whether [`crt_decrypt`] runs for `arch` (with the halves in parallel or
+/// not): `Ok`, or `HwError::Unsupported` whose message starts with the
+/// option at fault, `crt:` or `parallel:`. Cheap: callers check it before
+/// generating a key.
+pub fn crt_support(arch: Arch, parallel: bool) -> Result<(), HwError> {
+    match (arch, parallel) {
+        (Arch::Fdfm, false) | (Arch::BlumPaar, _) => Ok(()),
+        (Arch::Fdfm, true) => Err(HwError::Unsupported(
+            "parallel: the FDFM core runs the CRT halves one after the other to save hardware (001 §5.2.1); \
+             its parallelism is whole decryptions on separate cores (§5.3)"
+                .into(),
+        )),
+        (other, _) => Err(HwError::Unsupported(format!(
+            "crt: the {} paper models no CRT decryption (fdfm and blum-paar do)",
             other.name()
         ))),
+    }
+}
+
+/// CRT decryption `c^d mod n` as the architecture's paper runs it (001 §4
+/// Steps 1–4 with Eq. 10; 002 §5 with two half-size arrays). `parallel`
+/// runs the two halves on two circuits at once where the paper allows it
+/// (see [`crt_support`]).
+pub fn crt_decrypt(arch: Arch, key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
+    crt_support(arch, parallel)?;
+    match arch {
+        Arch::Fdfm => fdfm::crt_decrypt(key, c, radix, parallel),
+        _ => blum_paar::crt_decrypt(key, c, radix, parallel),
     }
 }

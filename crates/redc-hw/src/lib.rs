@@ -29,7 +29,9 @@ pub mod reference;
 pub mod table;
 pub mod vectors;
 
-pub use arch::{Arch, Circuit, CrtKey, CrtRun, ExpRun, HwError, Paper, ProductRun, Reg, Step, build, crt_decrypt};
+pub use arch::{
+    Arch, Circuit, CrtKey, CrtRun, ExpRun, HwError, Paper, ProductRun, Reg, Step, build, crt_decrypt, crt_support,
+};
 pub use table::{Entry, Table};
 
 /// The integers every model exchanges: redc's natural numbers in 64-bit

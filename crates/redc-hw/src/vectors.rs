@@ -25,15 +25,6 @@ pub enum Format {
     Json,
 }
 
-impl Format {
-    /// Every format, with its CLI name.
-    pub const ALL: [(Format, &'static str); 3] = [
-        (Format::Hex, "hex"),
-        (Format::Readmemh, "readmemh"),
-        (Format::Json, "json"),
-    ];
-}
-
 /// What to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec {
@@ -103,7 +94,7 @@ pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError
     }
     let mut rng = Seeded::new(spec.seed);
     let mut cases = Vec::with_capacity(spec.count);
-    let mut shape = None;
+    let mut operand_bits = 1;
     for i in 0..spec.count {
         let n = rng.odd_modulus(spec.bits);
         let circuit = build(spec.arch, &n, spec.radix)?;
@@ -112,8 +103,9 @@ pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError
         let b = rng.below(&bound);
         let mut trace = Vec::new();
         let run = circuit.multiply(&a, &b, Some(&mut trace))?;
-        let operand_bits = bound.checked_sub(&Big::one()).map_or(1, |m| m.bits().max(1));
-        shape.get_or_insert((circuit.digit_bits(), circuit.digits(), circuit.r_log2(), operand_bits));
+        // The bound may depend on the modulus (Blum–Paar's 2M~): the
+        // memories are as wide as the widest case needs.
+        operand_bits = operand_bits.max(word_bits(&bound));
         cases.push(Case {
             n,
             a,
@@ -124,17 +116,8 @@ pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError
         });
         progress(i + 1);
     }
-    let (digit_bits, digits, r_log2, operand_bits) = match shape {
-        Some(s) => s,
-        None => {
-            let c = build(spec.arch, &rng.odd_modulus(spec.bits), spec.radix)?;
-            let bits = c
-                .operand_bound()
-                .checked_sub(&Big::one())
-                .map_or(1, |m| m.bits().max(1));
-            (c.digit_bits(), c.digits(), c.r_log2(), bits)
-        }
-    };
+    let shape = build(spec.arch, &Seeded::new(spec.seed).odd_modulus(spec.bits), spec.radix)?;
+    let (digit_bits, digits, r_log2) = (shape.digit_bits(), shape.digits(), shape.r_log2());
     Ok(Vectors {
         spec,
         digit_bits,
@@ -143,6 +126,25 @@ pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError
         operand_bits,
         cases,
     })
+}
+
+/// Bits of the widest value below `bound`.
+fn word_bits(bound: &Big) -> usize {
+    bound.checked_sub(&Big::one()).map_or(1, |m| m.bits().max(1))
+}
+
+/// Approximate bytes one case of `spec` takes in memory (its trace
+/// dominates), from one probe case: callers multiply by the count to refuse
+/// requests that would not fit.
+pub fn bytes_per_case(spec: Spec) -> Result<u64, HwError> {
+    let probe = generate(Spec { count: 1, ..spec }, &|_| ())?;
+    let regs = || probe.cases.iter().flat_map(|c| &c.trace).flat_map(|s| &s.regs);
+    // A register value is a heap vector (header, allocator overhead, digits)
+    // plus, in the text written, about a quarter of its bits.
+    let trace: u64 = regs()
+        .map(|r| 64 + 8 * r.bits.div_ceil(64) as u64 + r.bits as u64 / 4)
+        .sum();
+    Ok(trace + spec.bits as u64)
 }
 
 impl Vectors {

@@ -767,9 +767,3 @@ fn step1_rules_by_offload() {
     assert_eq!(c.total(&p), 12);
     assert_eq!(c + c, c.times(2));
 }
-
-#[test]
-fn measured_mult_share_is_a_fraction() {
-    let share = dataflow::measure_mult_share(256, 50);
-    assert!(share > 0.0 && share <= 1.0, "{share}");
-}
