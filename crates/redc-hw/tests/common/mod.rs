@@ -41,6 +41,14 @@ pub fn check_product(c: &dyn Circuit, a: &Big, b: &Big) -> ProductRun {
     run
 }
 
+/// [`check_product`], and the output is exactly `want` (the model's
+/// bit-exact reference value).
+pub fn check_product_exact(c: &dyn Circuit, a: &Big, b: &Big, want: &Big) -> ProductRun {
+    let run = check_product(c, a, b);
+    assert_eq!(&run.value, want, "{}: a={a} b={b} n={}", c.arch().name(), c.modulus());
+    run
+}
+
 /// Runs one exponentiation and checks it against num-bigint's `modpow`.
 pub fn check_exponentiation(c: &dyn Circuit, base: &Big, exp: &Big) -> ExpRun {
     let run = c
