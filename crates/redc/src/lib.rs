@@ -12,15 +12,19 @@
 //! - [`exp`]: exponentiation schedules (left-to-right, right-to-left,
 //!   ladder, fixed and sliding window) and per-step traces.
 //! - [`modpow`]: `pow(b, e, n)` for every modulus `n >= 1`.
+//! - [`engine`]: batches of exponentiations over SIMD lanes (AVX-512 IFMA)
+//!   and all cores.
 //!
 //! No I/O and no printing: errors are typed values.
 
+pub mod engine;
 pub mod exp;
 pub mod modpow;
 pub mod mont;
 pub mod nat;
 pub mod word;
 
+pub use engine::{Backend, Engine, EngineError, Job, PowJob, Prepared, Secrecy};
 pub use exp::{Schedule, Trace, default_window};
 pub use modpow::{ModpowError, PowOptions, modpow};
 pub use mont::{Modulus, ModulusError, MontElem, Multiplier, OpCounts, Product};

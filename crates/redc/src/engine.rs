@@ -1,0 +1,330 @@
+//! The batch engine: many independent modular exponentiations at once,
+//! spread over SIMD lanes and all cores.
+//!
+//! The papers get their speed from many multipliers working side by side:
+//! the lanes of a pipelined multiplier (000_be478b6750af4540.txt Table 3),
+//! 320 cores (001_24b3bbce8c558126.txt), systolic arrays (002, 004). On a
+//! CPU the same idea is SIMD lanes and cores:
+//!
+//! - [`Backend::Scalar`]: portable 64-bit digits, one exponentiation per
+//!   core at a time (size-specialised CIOS products, a dedicated squaring);
+//! - [`Backend::Ifma`]: AVX-512 IFMA, eight exponentiations per vector, one
+//!   per 64-bit lane, with 52-bit digits (multi-buffer; see [`ifma`]).
+//!
+//! Jobs are grouped by size class into lane groups, and the groups are
+//! spread over all cores with rayon. The backend is chosen at run time by
+//! CPU feature detection ([`Engine::detect`]); `REDC_BACKEND=scalar|ifma`
+//! overrides it ([`Engine::from_env`]). The IFMA code is reachable only
+//! through a token that exists only after detection succeeded.
+//!
+//! Secrets: with [`Secrecy::Secret`] both backends run a fixed-window
+//! schedule over a public exponent bound with constant-time table
+//! selection, and constant-time products; [`Secrecy::Public`] allows
+//! exponent-dependent shortcuts (RSA public operations).
+
+mod ifma;
+mod scalar;
+pub mod stream;
+
+use crate::modpow::{PowOptions, modpow};
+use crate::nat::Nat;
+use rayon::prelude::*;
+
+/// A natural number with 64-bit digits, the engine's interface type.
+pub type Num = Nat<u64>;
+
+/// A way of computing products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Portable 64-bit digits, one exponentiation per core at a time.
+    Scalar,
+    /// AVX-512 IFMA, eight exponentiations per vector.
+    Ifma,
+}
+
+impl Backend {
+    /// Every backend, fastest last.
+    pub const ALL: [Backend; 2] = [Backend::Scalar, Backend::Ifma];
+
+    /// The name used by `REDC_BACKEND` and `--backend`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Scalar => "scalar",
+            Backend::Ifma => "ifma",
+        }
+    }
+
+    /// Parse a name given to `REDC_BACKEND` or `--backend`.
+    pub fn parse(name: &str) -> Result<Backend, EngineError> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == name)
+            .ok_or_else(|| EngineError::UnknownBackend(name.to_owned()))
+    }
+
+    /// Can this CPU run the backend?
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Scalar => true,
+            Backend::Ifma => ifma::Ifma::detect().is_some(),
+        }
+    }
+}
+
+/// Why the engine cannot do what was asked.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// A backend name that does not exist.
+    #[error("unknown backend \"{0}\" (expected one of: scalar, ifma)")]
+    UnknownBackend(String),
+    /// The CPU lacks the backend's instructions.
+    #[error("backend \"{}\" is not available on this CPU (it needs AVX-512 IFMA)", .0.name())]
+    Unavailable(Backend),
+    /// `n = 0`.
+    #[error("modulus is zero")]
+    ZeroModulus,
+    /// A prepared modulus must be odd and at least 3.
+    #[error("modulus must be odd and at least 3")]
+    NotOddModulus,
+    /// A base given to a prepared job must be below its modulus.
+    #[error("base is not below the modulus")]
+    BaseTooLarge,
+    /// The exponent has more bits than the job's public bound.
+    #[error("exponent has {bits} bits, more than the bound of {bound}")]
+    ExponentTooLong {
+        /// Bits of the exponent.
+        bits: usize,
+        /// The bound the job declared.
+        bound: usize,
+    },
+}
+
+/// Is the exponent a secret?
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secrecy {
+    /// Constant time in the exponent: fixed windows over the job's public
+    /// bound, every table entry read for every window.
+    Secret,
+    /// Variable time allowed: windows of zeros skipped (public exponents
+    /// such as `e = 65537`).
+    Public,
+}
+
+/// An odd modulus `n >= 3` with the constants every backend needs, computed
+/// once and shared by any number of jobs (an RSA key's `p`, `q` and `n`).
+///
+/// Preparing takes a division (for `R^2 mod n`) whose time depends on `n`;
+/// prepare secret moduli once, at key load.
+pub struct Prepared {
+    n: Num,
+    scalar: scalar::Ctx,
+    ifma: Option<ifma::Ctx>,
+}
+
+impl core::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Prepared").field("bits", &self.n.bits()).finish_non_exhaustive()
+    }
+}
+
+impl Prepared {
+    /// The modulus.
+    pub fn value(&self) -> &Num {
+        &self.n
+    }
+
+    /// Bits of the modulus.
+    pub fn bits(&self) -> usize {
+        self.n.bits()
+    }
+}
+
+/// One exponentiation with a prepared modulus: `base^exp mod n`.
+#[derive(Debug, Clone, Copy)]
+pub struct PowJob<'a> {
+    /// The base, `< n`.
+    pub base: &'a Num,
+    /// The exponent, `< 2^exp_bits`.
+    pub exp: &'a Num,
+    /// A public bound on the exponent's length: with [`Secrecy::Secret`]
+    /// the work depends on this bound, never on the exponent itself.
+    pub exp_bits: usize,
+    /// The modulus.
+    pub modulus: &'a Prepared,
+}
+
+/// One general job for [`Engine::modexp_batch`]: any base, exponent and
+/// modulus (`n >= 1`, even allowed), as Python's `pow(base, exp, n)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// The base (any size).
+    pub base: Num,
+    /// The exponent.
+    pub exp: Num,
+    /// The modulus.
+    pub modulus: Num,
+}
+
+/// The batch engine: a backend plus the proof that this CPU can run it.
+#[derive(Debug, Clone, Copy)]
+pub struct Engine {
+    backend: Backend,
+    ifma: Option<ifma::Ifma>,
+}
+
+impl Engine {
+    /// The fastest backend this CPU can run.
+    pub fn detect() -> Engine {
+        match ifma::Ifma::detect() {
+            Some(token) => Engine { backend: Backend::Ifma, ifma: Some(token) },
+            None => Engine { backend: Backend::Scalar, ifma: None },
+        }
+    }
+
+    /// A given backend, if this CPU can run it.
+    pub fn with_backend(backend: Backend) -> Result<Engine, EngineError> {
+        match backend {
+            Backend::Scalar => Ok(Engine { backend, ifma: None }),
+            Backend::Ifma => {
+                let token = ifma::Ifma::detect().ok_or(EngineError::Unavailable(Backend::Ifma))?;
+                Ok(Engine { backend, ifma: Some(token) })
+            }
+        }
+    }
+
+    /// The backend named by `REDC_BACKEND`, or [`Engine::detect`]'s when it
+    /// is unset or empty. An unknown name, or a backend this CPU cannot run,
+    /// is an error (never a silent fallback).
+    pub fn from_env() -> Result<Engine, EngineError> {
+        match std::env::var("REDC_BACKEND") {
+            Ok(name) if !name.is_empty() => Engine::with_backend(Backend::parse(&name)?),
+            _ => Ok(Engine::detect()),
+        }
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Exponentiations that run side by side on one core.
+    pub fn lanes(&self) -> usize {
+        match self.backend {
+            Backend::Scalar => 1,
+            Backend::Ifma => ifma::LANES,
+        }
+    }
+
+    /// Prepare an odd modulus `n >= 3` for this engine.
+    pub fn prepare(&self, n: &Num) -> Result<Prepared, EngineError> {
+        if !n.is_odd() || n.is_one() {
+            return Err(EngineError::NotOddModulus);
+        }
+        let ifma = match self.ifma {
+            Some(_) => ifma::Ctx::new(n),
+            None => None,
+        };
+        Ok(Prepared { n: n.clone(), scalar: scalar::Ctx::new(n), ifma })
+    }
+
+    /// `base^exp mod n` for every job, in order, using all cores.
+    ///
+    /// Jobs of one size class share lane groups; a group is partly filled
+    /// when its class has fewer jobs than lanes. With [`Secrecy::Secret`]
+    /// each group's work depends only on the sizes and the `exp_bits`
+    /// bounds, never on bases or exponents.
+    pub fn pow_batch(&self, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Result<Num, EngineError>> {
+        let mut out: Vec<Result<Num, EngineError>> = jobs.iter().map(|j| check(j).map(|()| Num::zero())).collect();
+        let valid: Vec<usize> = (0..jobs.len()).filter(|&i| out[i].is_ok()).collect();
+        let groups = self.groups(jobs, &valid);
+        let results: Vec<Vec<(usize, Num)>> = groups
+            .par_iter()
+            .map(|group| {
+                let lane_jobs: Vec<PowJob<'_>> = group.iter().map(|&i| jobs[i]).collect();
+                let answers = self.run_group(&lane_jobs, secrecy);
+                group.iter().copied().zip(answers).collect()
+            })
+            .collect();
+        for (i, x) in results.into_iter().flatten() {
+            out[i] = Ok(x);
+        }
+        out
+    }
+
+    /// Python's `pow(base, exp, n)` for every job, in order, using all
+    /// cores; exponents are treated as secrets ([`Secrecy::Secret`] with
+    /// each exponent's own length as its bound). Odd moduli run on the
+    /// engine's backend; even moduli and `n = 1` take [`modpow`].
+    pub fn modexp_batch(&self, jobs: &[Job]) -> Vec<Result<Num, EngineError>> {
+        let prepared: Vec<Option<Prepared>> = jobs
+            .par_iter()
+            .map(|j| if j.modulus.is_odd() && !j.modulus.is_one() { self.prepare(&j.modulus).ok() } else { None })
+            .collect();
+        let bases: Vec<Option<Num>> = jobs
+            .par_iter()
+            .zip(&prepared)
+            .map(|(j, p)| p.as_ref().map(|_| j.base.rem(&j.modulus).expect("modulus is odd, hence not zero")))
+            .collect();
+        let mut index = Vec::new();
+        let mut pow_jobs = Vec::new();
+        for (i, (p, b)) in prepared.iter().zip(&bases).enumerate() {
+            if let (Some(p), Some(b)) = (p, b) {
+                index.push(i);
+                pow_jobs.push(PowJob { base: b, exp: &jobs[i].exp, exp_bits: jobs[i].exp.bits(), modulus: p });
+            }
+        }
+        let mut out: Vec<Result<Num, EngineError>> = jobs
+            .par_iter()
+            .zip(&prepared)
+            .map(|(j, p)| match p {
+                Some(_) => Ok(Num::zero()),
+                None => modpow(&j.base, &j.exp, &j.modulus, PowOptions::default(), None)
+                    .map_err(|_| EngineError::ZeroModulus),
+            })
+            .collect();
+        for (i, r) in index.into_iter().zip(self.pow_batch(&pow_jobs, Secrecy::Secret)) {
+            out[i] = r;
+        }
+        out
+    }
+
+    /// Split valid jobs into lane groups: same size class, at most
+    /// [`Engine::lanes`] jobs each, in job order within a class.
+    fn groups(&self, jobs: &[PowJob<'_>], valid: &[usize]) -> Vec<Vec<usize>> {
+        let lanes = self.lanes();
+        let mut by_class: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
+        for &i in valid {
+            by_class.entry(self.class_of(jobs[i].modulus)).or_default().push(i);
+        }
+        by_class.into_values().flat_map(|v| v.chunks(lanes).map(<[usize]>::to_vec).collect::<Vec<_>>()).collect()
+    }
+
+    /// The size class of a modulus on this engine's backend: jobs of one
+    /// class can share a lane group. Moduli too large for the IFMA kernels
+    /// form their own class and run on the scalar products.
+    fn class_of(&self, p: &Prepared) -> usize {
+        match (&self.ifma, &p.ifma) {
+            (Some(_), Some(c)) => c.class(),
+            _ => usize::MAX - p.n.digits().len(),
+        }
+    }
+
+    /// Run one lane group (one size class, at most [`Engine::lanes`] jobs).
+    fn run_group(&self, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Num> {
+        match (self.ifma, jobs[0].modulus.ifma.is_some()) {
+            (Some(token), true) => ifma::pow_group(token, jobs, secrecy),
+            _ => jobs.iter().map(|j| scalar::pow(&j.modulus.scalar, j.base, j.exp, j.exp_bits, secrecy)).collect(),
+        }
+    }
+}
+
+/// A job's preconditions, checked before it joins a lane group.
+fn check(job: &PowJob<'_>) -> Result<(), EngineError> {
+    if job.base >= &job.modulus.n {
+        return Err(EngineError::BaseTooLarge);
+    }
+    if job.exp.bits() > job.exp_bits {
+        return Err(EngineError::ExponentTooLong { bits: job.exp.bits(), bound: job.exp_bits });
+    }
+    Ok(())
+}

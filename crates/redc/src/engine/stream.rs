@@ -1,0 +1,1 @@
+//! The streaming submitter (placeholder until written).
