@@ -82,7 +82,7 @@ pub(crate) fn parse_hash(name: &str, field: &str) -> anyhow::Result<HashAlg> {
 
 /// Hexadecimal bytes, or a message saying what is wrong.
 pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return Err("odd number of hexadecimal digits".into());
     }
     (0..text.len())

@@ -115,7 +115,7 @@ fn modulus_hex(n: &str) -> String {
         })
         .collect();
     bits.extend(std::iter::repeat_n(0, k as usize));
-    while bits.len() % 4 != 0 {
+    while !bits.len().is_multiple_of(4) {
         bits.insert(0, 0);
     }
     let hex: String = bits

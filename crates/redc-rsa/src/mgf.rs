@@ -18,10 +18,10 @@ use zeroize::Zeroizing;
 /// RFC 8017 step 1 ("mask too long" for `len > 2^32·hLen`) cannot arise for
 /// RSA: masks are shorter than the modulus, at most 2048 bytes here.
 pub fn mgf1(hash: HashAlg, seed: &[u8], len: usize) -> Vec<u8> {
-    if hash.is_xof() {
-        if let Ok(mask) = hash.xof(seed, len) {
-            return mask;
-        }
+    if hash.is_xof()
+        && let Ok(mask) = hash.xof(seed, len)
+    {
+        return mask;
     }
     let h_len = hash.output_len();
     let mut out = Vec::with_capacity(len + h_len);

@@ -123,7 +123,9 @@ pub struct Prepared {
 
 impl core::fmt::Debug for Prepared {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Prepared").field("bits", &self.n.bits()).finish_non_exhaustive()
+        f.debug_struct("Prepared")
+            .field("bits", &self.n.bits())
+            .finish_non_exhaustive()
     }
 }
 
@@ -176,8 +178,14 @@ impl Engine {
     /// The fastest backend this CPU can run.
     pub fn detect() -> Engine {
         match ifma::Ifma::detect() {
-            Some(token) => Engine { backend: Backend::Ifma, ifma: Some(token) },
-            None => Engine { backend: Backend::Scalar, ifma: None },
+            Some(token) => Engine {
+                backend: Backend::Ifma,
+                ifma: Some(token),
+            },
+            None => Engine {
+                backend: Backend::Scalar,
+                ifma: None,
+            },
         }
     }
 
@@ -187,7 +195,10 @@ impl Engine {
             Backend::Scalar => Ok(Engine { backend, ifma: None }),
             Backend::Ifma => {
                 let token = ifma::Ifma::detect().ok_or(EngineError::Unavailable(Backend::Ifma))?;
-                Ok(Engine { backend, ifma: Some(token) })
+                Ok(Engine {
+                    backend,
+                    ifma: Some(token),
+                })
             }
         }
     }
@@ -224,7 +235,11 @@ impl Engine {
             Some(_) => ifma::Ctx::new(n),
             None => None,
         };
-        Ok(Prepared { n: n.clone(), scalar: scalar::Ctx::new(n), ifma })
+        Ok(Prepared {
+            n: n.clone(),
+            scalar: scalar::Ctx::new(n),
+            ifma,
+        })
     }
 
     /// `base^exp mod n` for every job, in order, using all cores.
@@ -258,19 +273,33 @@ impl Engine {
     pub fn modexp_batch(&self, jobs: &[Job]) -> Vec<Result<Num, EngineError>> {
         let prepared: Vec<Option<Prepared>> = jobs
             .par_iter()
-            .map(|j| if j.modulus.is_odd() && !j.modulus.is_one() { self.prepare(&j.modulus).ok() } else { None })
+            .map(|j| {
+                if j.modulus.is_odd() && !j.modulus.is_one() {
+                    self.prepare(&j.modulus).ok()
+                } else {
+                    None
+                }
+            })
             .collect();
         let bases: Vec<Option<Num>> = jobs
             .par_iter()
             .zip(&prepared)
-            .map(|(j, p)| p.as_ref().map(|_| j.base.rem(&j.modulus).expect("modulus is odd, hence not zero")))
+            .map(|(j, p)| {
+                p.as_ref()
+                    .map(|_| j.base.rem(&j.modulus).expect("modulus is odd, hence not zero"))
+            })
             .collect();
         let mut index = Vec::new();
         let mut pow_jobs = Vec::new();
         for (i, (p, b)) in prepared.iter().zip(&bases).enumerate() {
             if let (Some(p), Some(b)) = (p, b) {
                 index.push(i);
-                pow_jobs.push(PowJob { base: b, exp: &jobs[i].exp, exp_bits: jobs[i].exp.bits(), modulus: p });
+                pow_jobs.push(PowJob {
+                    base: b,
+                    exp: &jobs[i].exp,
+                    exp_bits: jobs[i].exp.bits(),
+                    modulus: p,
+                });
             }
         }
         let mut out: Vec<Result<Num, EngineError>> = jobs
@@ -296,7 +325,10 @@ impl Engine {
         for &i in valid {
             by_class.entry(self.class_of(jobs[i].modulus)).or_default().push(i);
         }
-        by_class.into_values().flat_map(|v| v.chunks(lanes).map(<[usize]>::to_vec).collect::<Vec<_>>()).collect()
+        by_class
+            .into_values()
+            .flat_map(|v| v.chunks(lanes).map(<[usize]>::to_vec).collect::<Vec<_>>())
+            .collect()
     }
 
     /// The size class of a modulus on this engine's backend: jobs of one
@@ -313,7 +345,10 @@ impl Engine {
     fn run_group(&self, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Num> {
         match (self.ifma, jobs[0].modulus.ifma.is_some()) {
             (Some(token), true) => ifma::pow_group(token, jobs, secrecy),
-            _ => jobs.iter().map(|j| scalar::pow(&j.modulus.scalar, j.base, j.exp, j.exp_bits, secrecy)).collect(),
+            _ => jobs
+                .iter()
+                .map(|j| scalar::pow(&j.modulus.scalar, j.base, j.exp, j.exp_bits, secrecy))
+                .collect(),
         }
     }
 }
@@ -324,7 +359,10 @@ fn check(job: &PowJob<'_>) -> Result<(), EngineError> {
         return Err(EngineError::BaseTooLarge);
     }
     if job.exp.bits() > job.exp_bits {
-        return Err(EngineError::ExponentTooLong { bits: job.exp.bits(), bound: job.exp_bits });
+        return Err(EngineError::ExponentTooLong {
+            bits: job.exp.bits(),
+            bound: job.exp_bits,
+        });
     }
     Ok(())
 }

@@ -152,10 +152,10 @@ impl<W: Word> Nat<W> {
     pub fn low_bits(&self, k: usize) -> Self {
         let w = W::BITS as usize;
         let mut d: Vec<W> = self.digits.iter().copied().take(k.div_ceil(w)).collect();
-        if k % w != 0 {
-            if let Some(top) = d.get_mut(k / w) {
-                *top = top.shl(W::BITS - (k % w) as u32).shr(W::BITS - (k % w) as u32);
-            }
+        if !k.is_multiple_of(w)
+            && let Some(top) = d.get_mut(k / w)
+        {
+            *top = top.shl(W::BITS - (k % w) as u32).shr(W::BITS - (k % w) as u32);
         }
         Self::from_digits(d)
     }

@@ -3,6 +3,8 @@
 //! and an empty batch. `REDC_BACKEND` picks the backend under test as for
 //! every other test; this file also runs each available backend directly.
 
+#![allow(clippy::print_stderr)] // names the backends a CPU without IFMA skips
+
 mod common;
 use common::{pseudo, to_big, to_nat};
 use num_bigint::BigUint;
@@ -36,11 +38,23 @@ fn modexp_batch_matches_the_oracle_on_mixed_sizes() {
                 cases.push(job(bits, bits.min(600) + k, (i * 100 + k) as u64 + 1));
             }
         }
-        let jobs: Vec<Job> =
-            cases.iter().map(|(b, e, n)| Job { base: to_nat(b), exp: to_nat(e), modulus: to_nat(n) }).collect();
+        let jobs: Vec<Job> = cases
+            .iter()
+            .map(|(b, e, n)| Job {
+                base: to_nat(b),
+                exp: to_nat(e),
+                modulus: to_nat(n),
+            })
+            .collect();
         let got = engine.modexp_batch(&jobs);
         for ((b, e, n), r) in cases.iter().zip(got) {
-            assert_eq!(to_big(&r.unwrap()), b.modpow(e, n), "{} bits={}", engine.backend().name(), n.bits());
+            assert_eq!(
+                to_big(&r.unwrap()),
+                b.modpow(e, n),
+                "{} bits={}",
+                engine.backend().name(),
+                n.bits()
+            );
         }
     }
 }
@@ -50,7 +64,11 @@ fn batch_of_one_and_empty_batch() {
     for engine in engines() {
         assert!(engine.modexp_batch(&[]).is_empty());
         let (b, e, n) = job(2048, 2048, 7);
-        let r = engine.modexp_batch(&[Job { base: to_nat(&b), exp: to_nat(&e), modulus: to_nat(&n) }]);
+        let r = engine.modexp_batch(&[Job {
+            base: to_nat(&b),
+            exp: to_nat(&e),
+            modulus: to_nat(&n),
+        }]);
         assert_eq!(to_big(r[0].as_ref().unwrap()), b.modpow(&e, &n));
         let _ = Secrecy::Public;
         let _: Nat<u64> = Nat::zero();

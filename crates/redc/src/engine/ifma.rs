@@ -25,9 +25,9 @@ use super::{Num, PowJob, Secrecy};
 use crate::exp::default_window;
 use crate::nat::Nat;
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmpeq_epi64_mask, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_mask_mov_epi64, _mm512_mask_reduce_add_epi64, _mm512_set_epi64,
-    _mm512_set1_epi64, _mm512_setzero_si512, _mm512_srli_epi64, _mm512_sub_epi64,
+    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_cmpeq_epi64_mask, _mm512_madd52hi_epu64, _mm512_madd52lo_epu64,
+    _mm512_mask_mov_epi64, _mm512_mask_reduce_add_epi64, _mm512_set_epi64, _mm512_set1_epi64, _mm512_setzero_si512,
+    _mm512_srli_epi64, _mm512_sub_epi64,
 };
 use zeroize::Zeroize;
 
@@ -79,7 +79,11 @@ impl Ctx {
         for _ in 0..6 {
             y = y.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(y)));
         }
-        Some(Ctx { n: to_digits52(n, d), k0: y.wrapping_neg() & MASK, r2: to_digits52(&r2, d) })
+        Some(Ctx {
+            n: to_digits52(n, d),
+            k0: y.wrapping_neg() & MASK,
+            r2: to_digits52(&r2, d),
+        })
     }
 
     /// The digit count `D`; jobs of one class share lane groups.
@@ -97,7 +101,11 @@ fn to_digits52(x: &Num, d: usize) -> Vec<u64> {
 fn bits_at(x: &[u64], lo: usize, width: usize) -> u64 {
     let (i, s) = (lo / 64, lo % 64);
     let at = |k: usize| x.get(k).copied().unwrap_or(0);
-    let v = if s == 0 { at(i) } else { (at(i) >> s) | (at(i + 1) << (64 - s)) };
+    let v = if s == 0 {
+        at(i)
+    } else {
+        (at(i) >> s) | (at(i + 1) << (64 - s))
+    };
     if width == 64 { v } else { v & ((1 << width) - 1) }
 }
 
@@ -123,7 +131,10 @@ pub(crate) fn pow_group(token: Ifma, jobs: &[PowJob<'_>], secrecy: Secrecy) -> V
         j.modulus.ifma.as_ref().expect("caller grouped IFMA jobs only")
     }
     let d = ctx(&jobs[0]).class();
-    assert!((1..=LANES).contains(&jobs.len()) && jobs.iter().all(|j| ctx(j).class() == d), "one class per group");
+    assert!(
+        (1..=LANES).contains(&jobs.len()) && jobs.iter().all(|j| ctx(j).class() == d),
+        "one class per group"
+    );
     // Idle lanes repeat lane 0 and are discarded.
     let lane = |l: usize| &jobs[if l < jobs.len() { l } else { 0 }];
     let mut n = vec![[0u64; LANES]; d];
@@ -153,7 +164,15 @@ pub(crate) fn pow_group(token: Ifma, jobs: &[PowJob<'_>], secrecy: Secrecy) -> V
             })
         })
         .collect();
-    let input = Input { n: &n, r2: &r2, base: &base, k0, digits: &digits, k, secrecy };
+    let input = Input {
+        n: &n,
+        r2: &r2,
+        base: &base,
+        k0,
+        digits: &digits,
+        k,
+        secrecy,
+    };
     let mut out = vec![[0u64; LANES]; d];
     macro_rules! dispatch {
         ($($c:literal),*) => {

@@ -12,7 +12,9 @@ pub(crate) struct Ctx {
 impl Ctx {
     /// Pre: `n` odd, `n >= 3`.
     pub(crate) fn new(n: &Num) -> Ctx {
-        Ctx { modulus: Modulus::new(n).expect("caller checked n odd and >= 3") }
+        Ctx {
+            modulus: Modulus::new(n).expect("caller checked n odd and >= 3"),
+        }
     }
 }
 
