@@ -12,6 +12,7 @@
 //! CIOS product and the fixed-window schedule (constant-time), public-key
 //! arithmetic the sliding window (public exponents).
 
+pub mod batch;
 pub mod envelope;
 pub mod error;
 pub mod hash;
@@ -20,6 +21,7 @@ pub mod keygen;
 
 pub use error::{Error, Result};
 pub use hash::HashAlg;
+pub use batch::{rsa_private_batch, rsa_public_batch};
 pub use key::{CrtMode, RsaPrivateKey, RsaPublicKey};
 
 /// The integer type of the RSA layer.
