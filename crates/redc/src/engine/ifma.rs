@@ -301,27 +301,26 @@ fn select<const D: usize>(table: &[Vn<D>], idx: __m512i) -> Vn<D> {
 /// `k0 = -n^-1 mod 2^52`. Post: digits below `2^52`, value `< 2n` and
 /// `≡ a·b·R^-1 (mod n)`.
 ///
-/// CIOS with lazy carries: `acc[j]` holds the running column `j` as a
-/// 64-bit sum of 52-bit pieces; after step `i` the zero low digit is
-/// dropped and its carry (`acc[0] >> 52`) moves up. Each column takes at
-/// most 4 pieces per step, so a column stays below `4·D·2^52 < 2^62` for
-/// `D <= 160`; normalisation happens once, at the end.
+/// CIOS with lazy carries: `acc[j]` holds a running column as a 64-bit sum
+/// of 52-bit pieces. Step `i` first finds `m = (acc[0] + a_i·b_0)·k0 mod
+/// 2^52`, the multiple of `n` that clears the lowest digit, then makes one
+/// pass that adds `a_i·b` and `m·n` (low halves to their own column, high
+/// halves one column up) while dropping the cleared digit and moving its
+/// carry up. One pass per step keeps each accumulator to one load and one
+/// store when `D` exceeds the register file. A column takes at most four
+/// pieces per step, so it stays below `4·D·2^52 < 2^62` for `D <= 160`;
+/// carries are normalised once, at the end.
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn amm<const D: usize>(a: &Vn<D>, b: &Vn<D>, n: &Vn<D>, k0: __m512i) -> Vn<D> {
     let zero = _mm512_setzero_si512();
     let mut acc = [zero; D];
     for &ai in a {
-        for j in 0..D {
-            acc[j] = _mm512_madd52lo_epu64(acc[j], ai, b[j]);
-        }
-        // m = acc[0]·k0 mod 2^52: the multiple of n that clears digit 0.
-        let m = _mm512_madd52lo_epu64(zero, acc[0], k0);
-        for j in 0..D {
-            acc[j] = _mm512_madd52lo_epu64(acc[j], m, n[j]);
-        }
-        let carry = _mm512_srli_epi64::<52>(acc[0]);
+        let t0 = _mm512_madd52lo_epu64(acc[0], ai, b[0]);
+        let m = _mm512_madd52lo_epu64(zero, t0, k0);
+        let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, m, n[0]));
         for j in 0..D - 1 {
-            acc[j] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(acc[j + 1], ai, b[j]), m, n[j]);
+            let x = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(acc[j + 1], ai, b[j + 1]), ai, b[j]);
+            acc[j] = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(x, m, n[j + 1]), m, n[j]);
         }
         acc[D - 1] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ai, b[D - 1]), m, n[D - 1]);
         acc[0] = _mm512_add_epi64(acc[0], carry);
