@@ -47,6 +47,9 @@ pub(crate) enum Command {
     Sim(SimArgs),
     /// Testbench vectors from a circuit model: operands, results and per-iteration state.
     Vectors(VectorsArgs),
+    /// Speed of redc's backends beside `openssl speed` and GMP's mpz_powm, in the same run:
+    /// RSA private and public operations and raw modexp, latency and batched throughput.
+    Bench(BenchArgs),
 }
 
 /// Where a key file's password comes from.
@@ -417,6 +420,66 @@ pub(crate) enum VectorFormat {
     Json,
 }
 
+/// Arguments of `redc bench`.
+#[derive(Debug, clap::Args)]
+#[command(allow_negative_numbers = true)]
+pub(crate) struct BenchArgs {
+    /// RSA modulus sizes in bits (1024..=16384); raw modexp runs at the same sizes.
+    /// [default: 1024,2048,3072,4096; with --quick: 2048]
+    #[arg(long, value_name = "BITS", value_delimiter = ',', num_args = 1..,
+          value_parser = clap::value_parser!(u64).range(1024..=16384))]
+    pub(crate) sizes: Vec<u64>,
+    /// The redc backends to measure: scalar, ifma, or all (every one this CPU can run).
+    #[arg(long, value_enum, default_value_t = BenchBackend::All)]
+    pub(crate) backend: BenchBackend,
+    /// Time per measurement in seconds, fractions allowed (OpenSSL takes whole seconds, at
+    /// least 1). [default: 1; with --quick: 0.2]
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
+    pub(crate) seconds: Option<f64>,
+    /// Threads for the all-cores figures. [default: rayon's, one per core]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub(crate) threads: Option<u32>,
+    /// Do not run `openssl speed`.
+    #[arg(long)]
+    pub(crate) no_openssl: bool,
+    /// Do not load GMP.
+    #[arg(long)]
+    pub(crate) no_gmp: bool,
+    /// Write every figure, with the machine's description, as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
+    /// Draw ops/s per core as an SVG bar chart in FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub(crate) plot: Option<PathBuf>,
+    /// A short run: RSA-2048 only and 0.2 s per measurement, unless --sizes or --seconds say otherwise.
+    #[arg(long)]
+    pub(crate) quick: bool,
+}
+
+/// `redc bench --backend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum BenchBackend {
+    /// Portable 64-bit digits.
+    Scalar,
+    /// AVX-512 IFMA, eight lanes (an error on a CPU without it).
+    Ifma,
+    /// Every backend this CPU can run.
+    All,
+}
+
+/// The longest `--seconds` accepted.
+const MAX_SECONDS: f64 = 3600.0;
+
+/// `--seconds`: a number of seconds in (0, [`MAX_SECONDS`]].
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_SECONDS => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most {MAX_SECONDS}"
+        )),
+    }
+}
+
 /// `--product`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum ProductArg {
@@ -534,7 +597,7 @@ pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Cli, Exi
                 let first = text.lines().next().unwrap_or("invalid arguments");
                 let first = first.strip_prefix("error: ").unwrap_or(first);
                 let valid = match e.get(clap::error::ContextKind::ValidValue) {
-                    Some(clap::error::ContextValue::Strings(v)) => {
+                    Some(clap::error::ContextValue::Strings(v)) if !v.is_empty() => {
                         format!("; possible values: {}", v.join(", "))
                     }
                     _ => String::new(),

@@ -5,6 +5,7 @@
 
 mod args;
 mod batch;
+mod bench;
 mod counts;
 mod demo;
 mod failure;
@@ -49,6 +50,7 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         args::Command::Rsa(args::RsaCommand::PublicBatch(a)) => rsa::public_batch(&a),
         args::Command::Sim(a) => sim::run(&a),
         args::Command::Vectors(a) => vectors::run(&a),
+        args::Command::Bench(a) => bench::run(&a),
     };
     match result {
         Ok(code) => code,

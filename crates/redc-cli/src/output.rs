@@ -30,14 +30,19 @@ pub(crate) enum Sink {
 }
 
 impl Sink {
-    /// Standard output (for `None` or `-`), or the file `path`.
+    /// Standard output (for `None` or `-`), or the file `path` given with `-o`.
     pub(crate) fn open(path: Option<&Path>) -> anyhow::Result<Self> {
+        Self::open_for(path, "-o")
+    }
+
+    /// As [`Sink::open`], for a path given with `option` (named in errors).
+    pub(crate) fn open_for(path: Option<&Path>, option: &str) -> anyhow::Result<Self> {
         let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
             return Ok(Sink::Stdout(BufWriter::new(std::io::stdout())));
         };
         let dest = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         match std::fs::metadata(&dest) {
-            Ok(m) if m.is_dir() => return Err(bad_input!("-o {}: is a directory", path.display())),
+            Ok(m) if m.is_dir() => return Err(bad_input!("{option} {}: is a directory", path.display())),
             Ok(m) if !m.is_file() => {
                 let file = std::fs::OpenOptions::new()
                     .write(true)
@@ -66,7 +71,7 @@ impl Sink {
                 .mode(0o600)
                 .open(&tmp)
         }
-        .map_err(|e| bad_input!("-o {}: cannot create the file: {e}", path.display()))?;
+        .map_err(|e| bad_input!("{option} {}: cannot create the file: {e}", path.display()))?;
         if let Ok(m) = std::fs::metadata(&dest) {
             let _ = file.set_permissions(m.permissions());
         }

@@ -1,0 +1,161 @@
+//! `openssl speed` in the same run: RSA sign (the private operation, CRT)
+//! and verify (the public one, e = 65537) per second, on one process
+//! (`-multi 1`) and on one process per thread (`-multi N`), wall-clock
+//! time (`-elapsed`, as redc and GMP are timed), machine-readable output
+//! (`-mr`).
+
+use anyhow::{Context, bail};
+use std::process::Command;
+
+/// The RSA sizes `openssl speed` knows (OpenSSL 3).
+const SIZES: [usize; 7] = [512, 1024, 2048, 3072, 4096, 7680, 15360];
+
+/// One summary line: operations per second at `bits`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rates {
+    bits: usize,
+    sign: f64,
+    verify: f64,
+}
+
+/// OpenSSL's figures for one run of the bench.
+#[derive(Debug)]
+pub(super) struct OpenSsl {
+    version: String,
+    /// `-multi 1`.
+    single: Vec<Rates>,
+    /// `-multi threads` (empty for one thread).
+    multi: Vec<Rates>,
+}
+
+impl OpenSsl {
+    /// Run `openssl speed` for the `sizes` it knows, `seconds` (rounded up
+    /// to whole seconds, at least 1) per operation, once with one process
+    /// and, for `threads > 1`, once with `threads`; `status` is told what runs.
+    pub(super) fn measure(
+        sizes: &[usize],
+        seconds: f64,
+        threads: usize,
+        status: &dyn Fn(String),
+    ) -> anyhow::Result<OpenSsl> {
+        let out = Command::new("openssl")
+            .arg("version")
+            .output()
+            .context("cannot run openssl")?;
+        if !out.status.success() {
+            bail!("openssl version failed");
+        }
+        let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        let sizes: Vec<usize> = sizes.iter().copied().filter(|b| SIZES.contains(b)).collect();
+        let secs = (seconds.ceil() as u64).max(1);
+        let run = |multi: usize| -> anyhow::Result<Vec<Rates>> {
+            if sizes.is_empty() {
+                return Ok(Vec::new());
+            }
+            let total = 2 * secs * sizes.len() as u64;
+            status(format!("openssl speed -multi {multi} (about {total} s)"));
+            speed(&sizes, secs, multi)
+        };
+        let single = run(1)?;
+        let multi = if threads > 1 { run(threads)? } else { Vec::new() };
+        Ok(OpenSsl { version, single, multi })
+    }
+
+    /// `openssl version`.
+    pub(super) fn version(&self) -> &str {
+        &self.version
+    }
+
+    /// Private (sign) or public (verify) operations per second at `bits`
+    /// on `threads` processes (1, or the bench's thread count).
+    pub(super) fn rate(&self, bits: usize, threads: usize, private: bool) -> Option<f64> {
+        let table = if threads == 1 { &self.single } else { &self.multi };
+        table
+            .iter()
+            .find(|r| r.bits == bits)
+            .map(|r| if private { r.sign } else { r.verify })
+    }
+}
+
+/// `openssl speed -mr -elapsed -seconds S -multi M rsaB ...`.
+fn speed(sizes: &[usize], seconds: u64, multi: usize) -> anyhow::Result<Vec<Rates>> {
+    let mut cmd = Command::new("openssl");
+    cmd.args(["speed", "-mr", "-elapsed", "-seconds"])
+        .arg(seconds.to_string())
+        .arg("-multi")
+        .arg(multi.to_string());
+    cmd.args(sizes.iter().map(|b| format!("rsa{b}")));
+    let out = cmd.output().context("cannot run openssl speed")?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        bail!(
+            "openssl speed -multi {multi} failed: {}",
+            err.lines().last().unwrap_or("no message")
+        );
+    }
+    let rates = parse(&String::from_utf8_lossy(&out.stdout));
+    if rates.is_empty() {
+        bail!("openssl speed -multi {multi} printed no RSA figures");
+    }
+    Ok(rates)
+}
+
+/// The summary lines `+F2:<index>:<bits>:<sign/s>:<verify/s>[:...]` of
+/// `openssl speed -mr` (OpenSSL 3.2 and later append encrypt/decrypt
+/// rates, ignored). With `-multi`, each child's line is echoed after
+/// `Got: ` and the parent's line holds the sum; only lines that start
+/// with `+F2:` count.
+fn parse(text: &str) -> Vec<Rates> {
+    text.lines()
+        .filter_map(|line| {
+            let mut f = line.strip_prefix("+F2:")?.split(':').skip(1);
+            let bits = f.next()?.parse().ok()?;
+            let sign: f64 = f.next()?.parse().ok()?;
+            let verify: f64 = f.next()?.parse().ok()?;
+            (sign > 0.0 && verify > 0.0).then_some(Rates { bits, sign, verify })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_single_and_multi_output() {
+        // OpenSSL 3.0.19, `-mr -multi 2 rsa1024 rsa2048` (children echoed after "Got:").
+        let text = "Forked child 0\nForked child 1\n\
+            Got: +F2:1:1024:6506.930693:147985.000000 from 0\n\
+            Got: +F2:1:1024:6000.5:140000.25 from 1\n\
+            Got: +F2:2:2048:900:30000 from 0\n\
+            Got: +F2:2:2048:910:30500 from 1\n\
+            +F2:1:1024:12507.430693:287985.250000\n\
+            +F2:2:2048:1810.000000:60500.000000\n";
+        assert_eq!(
+            parse(text),
+            vec![
+                Rates {
+                    bits: 1024,
+                    sign: 12507.430693,
+                    verify: 287985.25
+                },
+                Rates {
+                    bits: 2048,
+                    sign: 1810.0,
+                    verify: 60500.0
+                },
+            ]
+        );
+        // OpenSSL 3.2+: encrypt and decrypt rates appended.
+        let later = "+F2:3:3072:400.5:9000.0:8800.0:390.0\n+DTP:3072:private:rsa:1\n";
+        assert_eq!(
+            parse(later),
+            vec![Rates {
+                bits: 3072,
+                sign: 400.5,
+                verify: 9000.0
+            }]
+        );
+        assert!(parse("+F2:1:1024:nan\n+F2:x:y\nrsa 1024 bits 0.000073s 0.000005s 13676.0 220240.0").is_empty());
+    }
+}

@@ -1,0 +1,230 @@
+//! The bench's figures as a Markdown table with ratios and targets, and as
+//! JSON.
+
+use super::{Mode, Operation, Report, Row};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+/// The engine a target compares redc with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Versus {
+    /// `openssl speed`.
+    OpenSsl,
+    /// GMP's `mpz_powm`.
+    Gmp,
+}
+
+impl Versus {
+    fn name(self) -> &'static str {
+        match self {
+            Versus::OpenSsl => "OpenSSL",
+            Versus::Gmp => "GMP",
+        }
+    }
+
+    fn key(self) -> &'static str {
+        match self {
+            Versus::OpenSsl => "openssl",
+            Versus::Gmp => "gmp",
+        }
+    }
+}
+
+/// A speed goal: redc's fastest backend at least `min` times `versus`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Target {
+    pub(super) versus: Versus,
+    pub(super) min: f64,
+}
+
+/// The goal of a row, if it has one: RSA-2048 private latency no worse than
+/// OpenSSL's; batched RSA private at least 2× OpenSSL at 2048 bits and 3×
+/// at 3072 and 4096; batched public at least 1.5× OpenSSL's verify;
+/// batched modexp at 1024..4096 bits at least 2× GMP's `mpz_powm`. Batched
+/// goals hold per core, so they apply on one thread and on all.
+pub(super) fn target(row: &Row) -> Option<Target> {
+    let batch = row.mode != Mode::Latency;
+    let (versus, min) = match (row.op, row.bits, batch) {
+        (Operation::RsaPrivate, 2048, false) => (Versus::OpenSsl, 1.0),
+        (Operation::RsaPrivate, 2048, true) => (Versus::OpenSsl, 2.0),
+        (Operation::RsaPrivate, 3072 | 4096, true) => (Versus::OpenSsl, 3.0),
+        (Operation::RsaPublic, _, true) => (Versus::OpenSsl, 1.5),
+        (Operation::Modexp, 1024..=4096, true) => (Versus::Gmp, 2.0),
+        _ => return None,
+    };
+    Some(Target { versus, min })
+}
+
+/// Speed of redc's fastest backend over `versus` (above 1: redc is faster).
+pub(super) fn ratio(row: &Row, versus: Versus) -> Option<f64> {
+    let other = match versus {
+        Versus::OpenSsl => row.openssl,
+        Versus::Gmp => row.gmp,
+    }?;
+    Some(row.best()? / other)
+}
+
+/// Whether the row meets its target; `None` without a target or a figure.
+fn met(row: &Row) -> Option<bool> {
+    let t = target(row)?;
+    ratio(row, t.versus).map(|r| r >= t.min)
+}
+
+/// The mode as the table shows it.
+fn mode_label(row: &Row) -> String {
+    match row.mode {
+        Mode::Latency => "latency".to_owned(),
+        Mode::OneCore => "batch, 1 thread".to_owned(),
+        Mode::AllCores => format!("batch, {} threads", row.threads),
+    }
+}
+
+/// A figure in the row's unit: time per operation for latency rows,
+/// operations per second otherwise.
+fn figure(mode: Mode, ops_per_s: Option<f64>) -> String {
+    match (mode, ops_per_s) {
+        (_, None) => "-".to_owned(),
+        (Mode::Latency, Some(r)) => {
+            let us = 1e6 / r;
+            match us {
+                x if x < 10.0 => format!("{x:.2} µs"),
+                x if x < 1000.0 => format!("{x:.1} µs"),
+                x => format!("{:.2} ms", x / 1e3),
+            }
+        }
+        (_, Some(r)) => format!("{r:.0}/s"),
+    }
+}
+
+/// The text report: a header, the table, the notes.
+pub(super) fn text(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "redc bench: {}, {} cores, {} threads, {} s per measurement",
+        report.cpu, report.cores, report.threads, report.seconds
+    );
+    let _ = writeln!(
+        out,
+        "OpenSSL: {}; GMP: {}\n",
+        report.openssl.as_deref().unwrap_or("not run"),
+        report.gmp.as_deref().unwrap_or("not loaded")
+    );
+    let mut header: Vec<String> = ["operation", "bits", "mode"].map(str::to_owned).to_vec();
+    header.extend(report.backends.iter().map(|b| format!("redc {}", b.name())));
+    header.extend(["OpenSSL", "GMP", "redc/OpenSSL", "redc/GMP", "target", "met"].map(str::to_owned));
+    let mut lines = vec![header];
+    for row in &report.rows {
+        let mut cells = vec![row.op.name().to_owned(), row.bits.to_string(), mode_label(row)];
+        cells.extend(row.redc.iter().map(|&(_, r)| figure(row.mode, Some(r))));
+        cells.push(figure(row.mode, row.openssl));
+        cells.push(figure(row.mode, row.gmp));
+        for versus in [Versus::OpenSsl, Versus::Gmp] {
+            cells.push(ratio(row, versus).map_or_else(|| "-".to_owned(), |r| format!("{r:.2}×")));
+        }
+        cells.push(target(row).map_or_else(String::new, |t| format!("≥ {:.1}× {}", t.min, t.versus.name())));
+        cells.push(
+            match (target(row), met(row)) {
+                (None, _) => "",
+                (Some(_), None) => "n/a",
+                (Some(_), Some(true)) => "yes",
+                (Some(_), Some(false)) => "NO",
+            }
+            .to_owned(),
+        );
+        lines.push(cells);
+    }
+    // Names, modes and targets to the left, figures to the right.
+    let cols = lines[0].len();
+    let left: Vec<bool> = (0..cols).map(|c| c == 0 || c == 2 || c + 2 >= cols).collect();
+    out.push_str(&markdown(&lines, &left));
+    out.push_str(
+        "\nRatios: speed of redc's fastest backend over the other (above 1: redc is faster); \
+         latency rows compare times per operation, batch rows operations per second.\n",
+    );
+    for note in &report.notes {
+        let _ = writeln!(out, "Note: {note}");
+    }
+    out
+}
+
+/// A Markdown table padded to line up; column `c` is left-aligned where
+/// `left[c]`, right-aligned otherwise.
+fn markdown(lines: &[Vec<String>], left: &[bool]) -> String {
+    let widths: Vec<usize> = (0..left.len())
+        .map(|c| lines.iter().map(|l| l[c].chars().count()).max().unwrap_or(0).max(3))
+        .collect();
+    let mut rule: Vec<String> = Vec::new();
+    for (&w, &l) in widths.iter().zip(left) {
+        rule.push(format!("{}{}", "-".repeat(w - 1), if l { '-' } else { ':' }));
+    }
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let cells: Vec<String> = line
+            .iter()
+            .zip(widths.iter().zip(left))
+            .map(|(s, (&w, &l))| if l { format!("{s:<w$}") } else { format!("{s:>w$}") })
+            .collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+        if i == 0 {
+            let _ = writeln!(out, "| {} |", rule.join(" | "));
+        }
+    }
+    out
+}
+
+/// One engine's figure in JSON: rate, rate per thread, time per operation.
+fn figure_json(ops_per_s: Option<f64>, threads: usize) -> Value {
+    ops_per_s.map_or(Value::Null, |r| {
+        json!({
+            "ops_per_s": r,
+            "ops_per_s_per_core": r / threads as f64,
+            "us_per_op": 1e6 / r,
+        })
+    })
+}
+
+/// Every figure, with the machine, as JSON.
+pub(super) fn json(report: &Report) -> Value {
+    let rows: Vec<Value> = report
+        .rows
+        .iter()
+        .map(|row| {
+            let redc: serde_json::Map<String, Value> = row
+                .redc
+                .iter()
+                .map(|&(b, r)| (b.name().to_owned(), figure_json(Some(r), row.threads)))
+                .collect();
+            json!({
+                "operation": row.op.key(),
+                "bits": row.bits,
+                "mode": row.mode.key(),
+                "threads": row.threads,
+                "redc": redc,
+                "openssl": figure_json(row.openssl, row.threads),
+                "gmp": figure_json(row.gmp, row.threads),
+                "redc_vs_openssl": ratio(row, Versus::OpenSsl),
+                "redc_vs_gmp": ratio(row, Versus::Gmp),
+                "target": target(row).map(|t| json!({
+                    "versus": t.versus.key(),
+                    "min_ratio": t.min,
+                    "met": met(row),
+                })),
+            })
+        })
+        .collect();
+    json!({
+        "machine": {
+            "cpu": report.cpu,
+            "cores": report.cores,
+            "threads": report.threads,
+            "backends": report.backends.iter().map(|b| b.name()).collect::<Vec<_>>(),
+            "openssl": report.openssl,
+            "gmp": report.gmp,
+            "redc": env!("CARGO_PKG_VERSION"),
+        },
+        "seconds_per_measurement": report.seconds,
+        "rows": rows,
+        "notes": report.notes,
+    })
+}
