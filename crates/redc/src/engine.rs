@@ -353,6 +353,19 @@ impl Engine {
     }
 }
 
+/// `width <= 64` bits of the little-endian 64-bit digits `x` from bit `lo`
+/// (bits beyond the digits are zero): a window of an exponent.
+fn bits_at(x: &[u64], lo: usize, width: usize) -> u64 {
+    let (i, s) = (lo / 64, lo % 64);
+    let at = |k: usize| x.get(k).copied().unwrap_or(0);
+    let v = if s == 0 {
+        at(i)
+    } else {
+        (at(i) >> s) | (at(i + 1) << (64 - s))
+    };
+    if width == 64 { v } else { v & ((1 << width) - 1) }
+}
+
 /// A job's preconditions, checked before it joins a lane group.
 fn check(job: &PowJob<'_>) -> Result<(), EngineError> {
     if job.base >= &job.modulus.n {

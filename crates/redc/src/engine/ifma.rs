@@ -21,7 +21,7 @@
 //! run-time detection of AVX-512F and AVX-512 IFMA succeeded.
 #![allow(unsafe_code)]
 
-use super::{Num, PowJob, Secrecy};
+use super::{Num, PowJob, Secrecy, bits_at};
 use crate::exp::default_window;
 use crate::nat::Nat;
 use core::arch::x86_64::{
@@ -95,18 +95,6 @@ impl Ctx {
 /// `x` as `d` little-endian 52-bit digits. Pre: `x < 2^(52·d)`.
 fn to_digits52(x: &Num, d: usize) -> Vec<u64> {
     (0..d).map(|j| bits_at(x.digits(), j * DIGIT, DIGIT)).collect()
-}
-
-/// `width <= 64` bits of the little-endian 64-bit digits `x` from bit `lo`.
-fn bits_at(x: &[u64], lo: usize, width: usize) -> u64 {
-    let (i, s) = (lo / 64, lo % 64);
-    let at = |k: usize| x.get(k).copied().unwrap_or(0);
-    let v = if s == 0 {
-        at(i)
-    } else {
-        (at(i) >> s) | (at(i + 1) << (64 - s))
-    };
-    if width == 64 { v } else { v & ((1 << width) - 1) }
 }
 
 /// The number with little-endian 52-bit digits `d` (each `< 2^52`).
