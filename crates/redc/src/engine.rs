@@ -168,21 +168,34 @@ pub struct Job {
 }
 
 /// The batch engine: a backend plus the proof that this CPU can run it.
+///
+/// The detected engine ([`Engine::detect`]) also sends a size class with
+/// at most [`SMALL_CLASS`] jobs (and no more than there are threads) to the
+/// scalar kernels, one job per core: a lone exponentiation finishes sooner
+/// there than in a lane group, which takes as long for one lane as for
+/// eight. An engine asked for by name ([`Engine::with_backend`],
+/// `REDC_BACKEND`) runs every job on that backend.
 #[derive(Debug, Clone, Copy)]
 pub struct Engine {
     backend: Backend,
     ifma: Option<ifma::Ifma>,
+    small_to_scalar: bool,
 }
+
+/// The largest size class the detected engine runs on scalar kernels.
+pub const SMALL_CLASS: usize = 2;
 
 impl Engine {
     /// The fastest backend this CPU can run.
     pub fn detect() -> Engine {
         match ifma::Ifma::detect() {
             Some(token) => Engine {
+                small_to_scalar: true,
                 backend: Backend::Ifma,
                 ifma: Some(token),
             },
             None => Engine {
+                small_to_scalar: false,
                 backend: Backend::Scalar,
                 ifma: None,
             },
@@ -192,10 +205,15 @@ impl Engine {
     /// A given backend, if this CPU can run it.
     pub fn with_backend(backend: Backend) -> Result<Engine, EngineError> {
         match backend {
-            Backend::Scalar => Ok(Engine { backend, ifma: None }),
+            Backend::Scalar => Ok(Engine {
+                backend,
+                ifma: None,
+                small_to_scalar: false,
+            }),
             Backend::Ifma => {
                 let token = ifma::Ifma::detect().ok_or(EngineError::Unavailable(Backend::Ifma))?;
                 Ok(Engine {
+                    small_to_scalar: false,
                     backend,
                     ifma: Some(token),
                 })
@@ -255,9 +273,12 @@ impl Engine {
         let results: Vec<Vec<(usize, Num)>> = groups
             .par_iter()
             .map(|group| {
-                let lane_jobs: Vec<PowJob<'_>> = group.iter().map(|&i| jobs[i]).collect();
-                let answers = self.run_group(&lane_jobs, secrecy);
-                group.iter().copied().zip(answers).collect()
+                group
+                    .jobs
+                    .iter()
+                    .copied()
+                    .zip(self.run_group(group, jobs, secrecy))
+                    .collect()
             })
             .collect();
         for (i, x) in results.into_iter().flatten() {
@@ -319,16 +340,23 @@ impl Engine {
 
     /// Split valid jobs into lane groups: same size class, at most
     /// [`Engine::lanes`] jobs each, in job order within a class.
-    fn groups(&self, jobs: &[PowJob<'_>], valid: &[usize]) -> Vec<Vec<usize>> {
-        let lanes = self.lanes();
+    fn groups(&self, jobs: &[PowJob<'_>], valid: &[usize]) -> Vec<Group> {
         let mut by_class: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
         for &i in valid {
             by_class.entry(self.class_of(jobs[i].modulus)).or_default().push(i);
         }
-        by_class
-            .into_values()
-            .flat_map(|v| v.chunks(lanes).map(<[usize]>::to_vec).collect::<Vec<_>>())
-            .collect()
+        let small = if self.small_to_scalar {
+            SMALL_CLASS.min(rayon::current_num_threads())
+        } else {
+            0
+        };
+        let mut out = Vec::new();
+        for members in by_class.into_values() {
+            let simd = self.ifma.is_some() && jobs[members[0]].modulus.ifma.is_some() && members.len() > small;
+            let width = if simd { ifma::LANES } else { 1 };
+            out.extend(members.chunks(width).map(|c| Group { jobs: c.to_vec(), simd }));
+        }
+        out
     }
 
     /// The size class of a modulus on this engine's backend: jobs of one
@@ -341,16 +369,24 @@ impl Engine {
         }
     }
 
-    /// Run one lane group (one size class, at most [`Engine::lanes`] jobs).
-    fn run_group(&self, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Num> {
-        match (self.ifma, jobs[0].modulus.ifma.is_some()) {
-            (Some(token), true) => ifma::pow_group(token, jobs, secrecy),
-            _ => jobs
+    /// Run one lane group.
+    fn run_group(&self, group: &Group, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Num> {
+        let members: Vec<PowJob<'_>> = group.jobs.iter().map(|&i| jobs[i]).collect();
+        match self.ifma {
+            Some(token) if group.simd => ifma::pow_group(token, &members, secrecy),
+            _ => members
                 .iter()
                 .map(|j| scalar::pow(&j.modulus.scalar, j.base, j.exp, j.exp_bits, secrecy))
                 .collect(),
         }
     }
+}
+
+/// Jobs (indices into a batch) that run together: on the IFMA lanes
+/// (`simd`, one size class, at most [`ifma::LANES`]) or one scalar job.
+struct Group {
+    jobs: Vec<usize>,
+    simd: bool,
 }
 
 /// `width <= 64` bits of the little-endian 64-bit digits `x` from bit `lo`
