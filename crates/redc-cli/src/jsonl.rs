@@ -6,7 +6,9 @@
 //! read with a length cap (a longer line is an error line, not an
 //! out-of-memory), a UTF-8 byte-order mark on the first line is ignored, a
 //! key given twice in one object is an error, and each answer is flushed as
-//! soon as it is written, so the command can be driven line by line.
+//! soon as it is written, so the command can be driven line by line. The
+//! commands that run on the batch engine answer up to [`CHUNK`] lines at a
+//! time ([`run_chunked`]); a chunk never waits for input that is not there.
 
 use crate::failure::{BAD_INPUT, bad_input};
 use crate::output::Sink;
@@ -129,41 +131,64 @@ pub(crate) fn run(
     input: &Path,
     what: &str,
     output: Option<&Path>,
-    mut answer: impl FnMut(&Map<String, Value>) -> Result<Value, LineError>,
+    answer: impl FnMut(&Map<String, Value>) -> Result<Value, LineError>,
+) -> anyhow::Result<ExitCode> {
+    run_chunked(input, what, output, 1, answer, |answers| {
+        answers.into_iter().map(Ok).collect()
+    })
+}
+
+/// Lines answered together by the batch commands that run on the engine.
+pub(crate) const CHUNK: usize = 256;
+
+/// The input buffer: room for a few hundred lines of RSA-4096 numbers.
+const READ_BUFFER: usize = 1 << 18;
+
+/// Like [`run`], for work done many lines at a time: `prepare` turns each
+/// line into an item (or a line error), and `answer` answers the items of
+/// up to `chunk` consecutive lines at once, one answer per item, in order.
+/// Lines keep their order and their own errors in the output.
+///
+/// A chunk also ends when no further input is buffered (before a read that
+/// could block), so a driver that writes one line and waits for its answer
+/// still gets it.
+pub(crate) fn run_chunked<T>(
+    input: &Path,
+    what: &str,
+    output: Option<&Path>,
+    chunk: usize,
+    mut prepare: impl FnMut(&Map<String, Value>) -> Result<T, LineError>,
+    mut answer: impl FnMut(Vec<T>) -> Vec<Result<Value, LineError>>,
 ) -> anyhow::Result<ExitCode> {
     let reader: Box<dyn Read> = if input.as_os_str() == "-" {
         Box::new(std::io::stdin())
     } else {
         Box::new(std::fs::File::open(input).map_err(|e| bad_input!("{what} {}: {e}", input.display()))?)
     };
-    let mut reader = BufReader::new(reader);
+    let mut reader = BufReader::with_capacity(READ_BUFFER, reader);
     let mut sink = Sink::open(output)?;
     let mut progress = Progress::new();
     let (mut lines, mut bad) = (0usize, 0usize);
     let mut buf = Vec::new();
+    let mut pending: Vec<Result<T, LineError>> = Vec::with_capacity(chunk);
     while let Some(read) =
         next_line(&mut reader, &mut buf).map_err(|e| bad_input!("{what} {}: {e}", input.display()))?
     {
         lines += 1;
-        let result = match read {
+        pending.push(match read {
             Err(len) => Err(LineError::line(format!(
                 "line is {len} bytes long, more than the limit of {MAX_LINE}"
             ))),
-            Ok(()) => parse_line(&buf, lines == 1).and_then(|obj| answer(&obj)),
-        };
-        let out = result.unwrap_or_else(|e| {
-            bad += 1;
-            let mut obj = json!({ "line": lines, "error": format!("line {lines}: {}", e.message) });
-            if let Some(field) = e.field {
-                obj["field"] = json!(field);
-            }
-            obj
+            Ok(()) => parse_line(&buf, lines == 1).and_then(|obj| prepare(&obj)),
         });
-        let w = sink.writer();
-        writeln!(w, "{out}").context("cannot write output")?;
-        w.flush().context("cannot write output")?;
-        progress.tick(lines);
+        if pending.len() >= chunk || reader.buffer().is_empty() {
+            let first = lines + 1 - pending.len();
+            bad += write_chunk(&mut sink, first, std::mem::take(&mut pending), &mut answer)?;
+            progress.tick(lines);
+        }
     }
+    let first = lines + 1 - pending.len();
+    bad += write_chunk(&mut sink, first, pending, &mut answer)?;
     progress.done(lines);
     sink.finish()?;
     if bad > 0 {
@@ -174,6 +199,51 @@ pub(crate) fn run(
         return Ok(ExitCode::from(BAD_INPUT));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Answer the prepared lines `first, first + 1, ...` (their items in one
+/// call of `answer`), write one output line each, flush; the number of
+/// error lines.
+fn write_chunk<T>(
+    sink: &mut Sink,
+    first: usize,
+    lines: Vec<Result<T, LineError>>,
+    answer: &mut impl FnMut(Vec<T>) -> Vec<Result<Value, LineError>>,
+) -> anyhow::Result<usize> {
+    let mut items = Vec::new();
+    let errors: Vec<Option<LineError>> = lines
+        .into_iter()
+        .map(|line| match line {
+            Ok(item) => {
+                items.push(item);
+                None
+            }
+            Err(e) => Some(e),
+        })
+        .collect();
+    let mut answers = if items.is_empty() { Vec::new() } else { answer(items) }.into_iter();
+    let mut bad = 0;
+    let w = sink.writer();
+    for (i, error) in errors.into_iter().enumerate() {
+        let result = match error {
+            Some(e) => Err(e),
+            None => answers
+                .next()
+                .unwrap_or_else(|| Err(LineError::line("internal error: no answer for this line"))),
+        };
+        let out = result.unwrap_or_else(|e| {
+            bad += 1;
+            let line = first + i;
+            let mut obj = json!({ "line": line, "error": format!("line {line}: {}", e.message) });
+            if let Some(field) = e.field {
+                obj["field"] = json!(field);
+            }
+            obj
+        });
+        writeln!(w, "{out}").context("cannot write output")?;
+    }
+    w.flush().context("cannot write output")?;
+    Ok(bad)
 }
 
 /// A line count on stderr, refreshed at most every 200 ms, only when stderr

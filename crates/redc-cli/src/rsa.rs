@@ -2,11 +2,13 @@
 //! `openssl pkeyutl` reads and writes them) and the batch commands.
 
 use crate::args::{BatchArgs, EncScheme, PrivateOp, PublicOp, RsaMessageArgs};
+use crate::failure::bad_input;
 use crate::jsonl::{self, LineError};
 use crate::keyfile::{hex_bytes, load_private, load_public, parse_hash, parse_hex, read_input, rsa_error, to_hex};
 use crate::output::Sink;
 use rand_core::OsRng;
-use redc_rsa::{CrtMode, Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
+use redc::Engine;
+use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
 
@@ -61,60 +63,118 @@ fn write_all(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Run `redc rsa private-batch`.
+/// Run `redc rsa private-batch`, [`jsonl::CHUNK`] lines at a time: the raw
+/// operation runs a chunk as one engine batch, the schemes line by line.
 pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode> {
     let key = load_private(&a.key, &a.password)?;
     let hash = parse_hash(&a.hash, "--hash")?;
-    jsonl::run(&a.input, "--in", a.output.as_deref(), |obj| {
-        let input = field_hex(obj, "in")?;
-        private_op(&key, a.op, hash, &input).map(|out| json!({ "out": to_hex(&out) }))
-    })
+    let engine = engine()?;
+    jsonl::run_chunked(
+        &a.input,
+        "--in",
+        a.output.as_deref(),
+        jsonl::CHUNK,
+        |obj| field_hex(obj, "in"),
+        |inputs| private_ops(&engine, &key, a.op, hash, &inputs),
+    )
 }
 
-/// Run `redc rsa public-batch`.
+/// Run `redc rsa public-batch`, [`jsonl::CHUNK`] lines at a time: the raw
+/// operation runs a chunk as one engine batch, the schemes line by line.
 pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> {
     let key = load_public(&a.key, &a.password)?;
     let hash = parse_hash(&a.hash, "--hash")?;
-    jsonl::run(&a.input, "--in", a.output.as_deref(), |obj| {
-        let input = field_hex(obj, "in")?;
-        public_op(&key, a.op, hash, obj, &input)
-    })
+    let engine = engine()?;
+    let needs_sig = matches!(a.op, PublicOp::VerifyPss | PublicOp::VerifyPkcs1v15);
+    jsonl::run_chunked(
+        &a.input,
+        "--in",
+        a.output.as_deref(),
+        jsonl::CHUNK,
+        |obj| {
+            let input = field_hex(obj, "in")?;
+            let sig = if needs_sig { field_hex(obj, "sig")? } else { Vec::new() };
+            Ok((input, sig))
+        },
+        |lines| public_ops(&engine, &key, a.op, hash, &lines),
+    )
 }
 
-fn private_op(key: &RsaPrivateKey, op: PrivateOp, hash: HashAlg, input: &[u8]) -> Result<Vec<u8>, LineError> {
-    let r = match op {
-        PrivateOp::Raw => hazmat::raw_private(key, input, CrtMode::Garner, &mut OsRng).map(|m| m.to_vec()),
-        PrivateOp::SignPss => pss::sign(key, hash, hash, None, input, &mut OsRng),
-        PrivateOp::SignPkcs1v15 => pkcs1v15::sign(key, hash, input, &mut OsRng),
-        PrivateOp::DecryptOaep => oaep::decrypt(key, hash, hash, &[], input, &mut OsRng).map(|m| m.to_vec()),
-        PrivateOp::DecryptPkcs1v15 => pkcs1v15::decrypt(key, input, &mut OsRng).map(|m| m.to_vec()),
+/// The engine of `REDC_BACKEND` (bad input when it names no usable backend).
+fn engine() -> anyhow::Result<Engine> {
+    redc::engine::default_engine().map_err(|e| bad_input!("REDC_BACKEND: {e}"))
+}
+
+/// A scheme's private operation on one line: key, hash, input.
+type PrivateLineOp = fn(&RsaPrivateKey, HashAlg, &[u8]) -> Result<Vec<u8>, Error>;
+
+/// A scheme's public operation on one line: key, hash, input, signature.
+type PublicLineOp = fn(&RsaPublicKey, HashAlg, &[u8], &[u8]) -> Result<Value, LineError>;
+
+/// The private operation `op` on every input of a chunk.
+fn private_ops(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    op: PrivateOp,
+    hash: HashAlg,
+    inputs: &[Vec<u8>],
+) -> Vec<Result<Value, LineError>> {
+    let one: PrivateLineOp = match op {
+        PrivateOp::Raw => {
+            let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+            return hazmat::raw_private_batch(engine, key, &inputs, &mut OsRng)
+                .into_iter()
+                .map(|m| out(m.map(|m| m.to_vec())))
+                .collect();
+        }
+        PrivateOp::SignPss => |key, hash, input| pss::sign(key, hash, hash, None, input, &mut OsRng),
+        PrivateOp::SignPkcs1v15 => |key, hash, input| pkcs1v15::sign(key, hash, input, &mut OsRng),
+        PrivateOp::DecryptOaep => {
+            |key, hash, input| oaep::decrypt(key, hash, hash, &[], input, &mut OsRng).map(|m| m.to_vec())
+        }
+        PrivateOp::DecryptPkcs1v15 => |key, _, input| pkcs1v15::decrypt(key, input, &mut OsRng).map(|m| m.to_vec()),
     };
-    r.map_err(|e| LineError::field("in", e))
+    inputs.iter().map(|input| out(one(key, hash, input))).collect()
 }
 
-fn public_op(
+/// The public operation `op` on every (input, signature) of a chunk (the
+/// signature is empty for the operations that take none).
+fn public_ops(
+    engine: &Engine,
     key: &RsaPublicKey,
     op: PublicOp,
     hash: HashAlg,
-    obj: &Map<String, Value>,
-    input: &[u8],
-) -> Result<Value, LineError> {
-    let verdict = |r: Result<(), Error>| match r {
+    lines: &[(Vec<u8>, Vec<u8>)],
+) -> Vec<Result<Value, LineError>> {
+    let one: PublicLineOp = match op {
+        PublicOp::Raw => {
+            let inputs: Vec<&[u8]> = lines.iter().map(|(input, _)| input.as_slice()).collect();
+            return hazmat::raw_public_batch(engine, key, &inputs)
+                .into_iter()
+                .map(out)
+                .collect();
+        }
+        PublicOp::VerifyPss => |key, hash, input, sig| verdict(pss::verify(key, hash, hash, None, input, sig)),
+        PublicOp::VerifyPkcs1v15 => |key, hash, input, sig| verdict(pkcs1v15::verify(key, hash, input, sig)),
+        PublicOp::EncryptOaep => |key, hash, input, _| out(oaep::encrypt(key, hash, hash, &[], input, &mut OsRng)),
+        PublicOp::EncryptPkcs1v15 => |key, _, input, _| out(pkcs1v15::encrypt(key, input, &mut OsRng)),
+    };
+    lines.iter().map(|(input, sig)| one(key, hash, input, sig)).collect()
+}
+
+/// `{"valid": true|false}`, or the line's error.
+fn verdict(r: Result<(), Error>) -> Result<Value, LineError> {
+    match r {
         Ok(()) => Ok(json!({ "valid": true })),
         Err(Error::Verification) => Ok(json!({ "valid": false })),
         Err(e) => Err(LineError::field("in", e)),
-    };
-    let out = |r: Result<Vec<u8>, Error>| {
-        r.map(|o| json!({ "out": to_hex(&o) }))
-            .map_err(|e| LineError::field("in", e))
-    };
-    match op {
-        PublicOp::Raw => out(hazmat::raw_public(key, input)),
-        PublicOp::VerifyPss => verdict(pss::verify(key, hash, hash, None, input, &field_hex(obj, "sig")?)),
-        PublicOp::VerifyPkcs1v15 => verdict(pkcs1v15::verify(key, hash, input, &field_hex(obj, "sig")?)),
-        PublicOp::EncryptOaep => out(oaep::encrypt(key, hash, hash, &[], input, &mut OsRng)),
-        PublicOp::EncryptPkcs1v15 => out(pkcs1v15::encrypt(key, input, &mut OsRng)),
     }
+}
+
+/// `{"out": HEX}`, or the line's error.
+fn out(r: Result<Vec<u8>, Error>) -> Result<Value, LineError> {
+    r.map(|o| json!({ "out": to_hex(&o) }))
+        .map_err(|e| LineError::field("in", e))
 }
 
 /// A hexadecimal field of a batch line.

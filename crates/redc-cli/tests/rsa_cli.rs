@@ -329,6 +329,142 @@ fn batches() {
     assert!(v["out"].as_str().unwrap().trim_start_matches('0') == "5");
 }
 
+/// `pow(m, e, n)` by Python for every hex input (lower-case hex, `k` bytes).
+fn python_pow_hex(inputs: &[String], e: u64, n: &str, k: usize) -> Vec<String> {
+    let script = format!(
+        "import sys\nn = int('{n}', 16)\nfor line in sys.stdin.read().split():\n    \
+         print(format(pow(int(line, 16), {e}, n), '0{}x'))\n",
+        2 * k
+    );
+    let mut child = Command::new("python3")
+        .args(["-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3 is installed (.ci/run installs it)");
+    let text = inputs.join("\n");
+    let mut pipe = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || pipe.write_all(text.as_bytes()));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn raw_batches_run_in_chunks_in_order_against_python() {
+    // openssl's 3072-bit key (e = 65537); more lines than one chunk (256),
+    // with a bad line, one out of range and one too long among them.
+    let (_, _, ok, op) = keys();
+    let modulus = String::from_utf8(openssl(&["rsa", "-in", ok, "-noout", "-modulus"])).unwrap();
+    let n = modulus.trim().strip_prefix("Modulus=").unwrap().to_lowercase();
+    let k = n.len() / 2;
+    let bad = |i: usize| [100, 200, 250].contains(&i);
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let inputs: Vec<String> = (0..300)
+        .map(|i| {
+            let bytes: Vec<u8> = (0..k)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    state as u8
+                })
+                .collect();
+            // The top byte below 0x80 keeps the input below n (which has 3072 bits).
+            let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            match i {
+                100 => "zz".to_owned(),
+                200 => "ff".repeat(k),
+                250 => "01".repeat(k + 1),
+                _ => format!("{:02x}{}", bytes[0] & 0x7f, &hex[2..]),
+            }
+        })
+        .collect();
+    let jsonl = |xs: &[String]| xs.iter().map(|x| format!("{{\"in\": \"{x}\"}}\n")).collect::<String>();
+    let parse = |out: std::process::Output| -> Vec<serde_json::Value> {
+        assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let public = parse(common::run(
+        &["rsa", "public-batch", "--key", op, "--op", "raw"],
+        &jsonl(&inputs),
+    ));
+    assert_eq!(public.len(), inputs.len());
+    let good: Vec<String> = (0..inputs.len())
+        .filter(|&i| !bad(i))
+        .map(|i| inputs[i].clone())
+        .collect();
+    let mut expect = python_pow_hex(&good, 65537, &n, k).into_iter();
+    let mut ciphertexts = Vec::new();
+    for (i, line) in public.iter().enumerate() {
+        if bad(i) {
+            assert_eq!(line["line"], i + 1, "{line}");
+            assert_eq!(line["field"], "in", "{line}");
+            ciphertexts.push(inputs[i].clone());
+        } else {
+            let out = line["out"].as_str().unwrap().to_owned();
+            assert_eq!(out, expect.next().unwrap(), "line {}", i + 1);
+            ciphertexts.push(out);
+        }
+    }
+    // Private is the inverse, line by line, with the same three errors.
+    let private = parse(common::run(
+        &["rsa", "private-batch", "--key", ok, "--op", "raw"],
+        &jsonl(&ciphertexts),
+    ));
+    assert_eq!(private.len(), inputs.len());
+    for (i, line) in private.iter().enumerate() {
+        if bad(i) {
+            assert_eq!(line["line"], i + 1, "{line}");
+        } else {
+            assert_eq!(line["out"].as_str().unwrap(), inputs[i], "line {}", i + 1);
+        }
+    }
+    assert!(private[200]["error"].as_str().unwrap().contains("out of range"));
+    assert!(private[250]["error"].as_str().unwrap().contains("too long"));
+}
+
+#[test]
+fn raw_batch_answers_a_line_before_the_next_is_written() {
+    // A chunk never waits for input that is not there: a driver that writes
+    // one line and waits for its answer is served.
+    let (_, rp, _, _) = keys();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(["rsa", "public-batch", "--key", rp, "--op", "raw"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    for x in ["02", "03", "04"] {
+        writeln!(stdin, "{{\"in\": \"{x}\"}}").unwrap();
+        stdin.flush().unwrap();
+        let answer = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("an answer before the next line is written");
+        assert!(answer.starts_with("{\"out\":"), "{answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn bad_rsa_input_exits_2() {
     let (rk, _, _, _) = keys();

@@ -58,6 +58,10 @@ pub enum Error {
     /// data is corrupted: the two cannot be told apart).
     #[error("cannot decrypt the private key: wrong password (or corrupted key file)")]
     WrongPassword,
+    /// The batch engine cannot run (e.g. `REDC_BACKEND` names a backend this
+    /// CPU lacks) or refused a job.
+    #[error("engine: {0}")]
+    Engine(#[from] redc::EngineError),
 }
 
 /// `Result` with [`Error`].

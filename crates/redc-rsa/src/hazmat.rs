@@ -8,9 +8,11 @@
 //! reproducing an experiment.
 
 use crate::Num;
+use crate::batch::{on_ok, rsa_private_batch, rsa_public_batch};
 use crate::error::{Error, Result};
 use crate::key::{CrtMode, RsaPrivateKey, RsaPublicKey};
 use rand_core::CryptoRngCore;
+use redc::Engine;
 use zeroize::Zeroizing;
 
 /// I2OSP (RFC 8017 §4.1): `x` as exactly `len` big-endian bytes, or
@@ -46,20 +48,60 @@ pub fn os2ip(bytes: &[u8]) -> Num {
     Num::from_be_bytes(bytes)
 }
 
-/// Raw RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2) on bytes: `input` (at most
-/// `k` bytes, read big-endian, less than `n`) to the `k`-byte `input^e mod n`.
-///
-/// **Hazardous**: no padding, so no security as an encryption.
-pub fn raw_public(key: &RsaPublicKey, input: &[u8]) -> Result<Vec<u8>> {
-    let k = key.size();
+/// The integer of a raw input for a `k`-byte key: at most `k` bytes, read
+/// big-endian (whether it is below `n` is the primitive's check).
+fn representative(input: &[u8], k: usize) -> Result<Num> {
     if input.len() > k {
         return Err(Error::MessageTooLong {
             len: input.len(),
             max: k,
         });
     }
-    let c = key.rsaep(&os2ip(input))?;
-    Ok(i2osp(&c, k)?.to_vec())
+    Ok(os2ip(input))
+}
+
+/// Raw RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2) on bytes: `input` (at most
+/// `k` bytes, read big-endian, less than `n`) to the `k`-byte `input^e mod n`.
+///
+/// **Hazardous**: no padding, so no security as an encryption.
+pub fn raw_public(key: &RsaPublicKey, input: &[u8]) -> Result<Vec<u8>> {
+    let c = key.rsaep(&representative(input, key.size())?)?;
+    Ok(i2osp(&c, key.size())?.to_vec())
+}
+
+/// [`raw_public`] for every input, in order, as one engine batch
+/// ([`rsa_public_batch`]); a bad input gets its own error.
+///
+/// **Hazardous**: as [`raw_public`].
+pub fn raw_public_batch(engine: &Engine, key: &RsaPublicKey, inputs: &[&[u8]]) -> Vec<Result<Vec<u8>>> {
+    let k = key.size();
+    let items = inputs.iter().map(|input| representative(input, k)).collect();
+    on_ok(items, |ms| {
+        rsa_public_batch(engine, key, &ms)
+            .into_iter()
+            .map(|c| Ok(i2osp(&c?, k)?.to_vec()))
+            .collect()
+    })
+}
+
+/// [`raw_private`] with Garner's CRT for every input, in order, as one
+/// engine batch ([`rsa_private_batch`]); a bad input gets its own error.
+///
+/// **Hazardous**: as [`raw_private`].
+pub fn raw_private_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    inputs: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+    let k = key.public_key().size();
+    let items = inputs.iter().map(|input| representative(input, k)).collect();
+    on_ok(items, |cs| {
+        rsa_private_batch(engine, key, &cs, rng)
+            .into_iter()
+            .map(|m| i2osp(&Zeroizing::new(m?), k))
+            .collect()
+    })
 }
 
 /// Raw RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1) on bytes: `input` (at most
@@ -75,13 +117,7 @@ pub fn raw_private(
     rng: &mut impl CryptoRngCore,
 ) -> Result<Zeroizing<Vec<u8>>> {
     let k = key.public_key().size();
-    if input.len() > k {
-        return Err(Error::MessageTooLong {
-            len: input.len(),
-            max: k,
-        });
-    }
-    let c = Zeroizing::new(os2ip(input));
+    let c = Zeroizing::new(representative(input, k)?);
     let m = Zeroizing::new(key.rsadp(&c, mode, rng)?);
     i2osp(&m, k)
 }

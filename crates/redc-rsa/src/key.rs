@@ -11,16 +11,24 @@
 //! public digit length of `n`), checks its result with the public exponent before releasing it
 //! (the Bellcore fault attack), and keeps every secret in memory that is
 //! wiped on drop. `Debug` shows only public values.
+//!
+//! Both primitives run on the batch engine ([`crate::batch`]): a single
+//! operation is a batch of one on [`redc::engine::default_engine`], so
+//! `REDC_BACKEND=scalar|ifma` picks the backend for every scheme. Each key
+//! prepares its moduli for the engine once per backend and keeps them.
 
 use crate::Num;
+use crate::batch::{private_batch, rsa_public_batch};
 use crate::error::{Error, Result};
 use rand_core::CryptoRngCore;
-use redc::exp::{sliding, window};
-use redc::{Modulus, MontElem, Multiplier, Product, default_window};
+use redc::engine::default_engine;
+use redc::exp::window;
+use redc::{Backend, Engine, EngineError, Modulus, MontElem, Multiplier, Prepared, Product, default_window};
+use std::sync::{Arc, OnceLock};
 use zeroize::Zeroizing;
 
 /// The product schedule of every RSA operation (constant-time).
-const PRODUCT: Product = Product::Cios;
+pub(crate) const PRODUCT: Product = Product::Cios;
 
 /// Smallest and largest modulus redc's RSA accepts, in bits.
 pub const MIN_BITS: usize = 512;
@@ -40,13 +48,58 @@ pub enum CrtMode {
     Plain,
 }
 
+/// Values prepared for the batch engine, computed on first use and kept,
+/// one slot per [`Backend`] (a [`Prepared`] of one backend lacks the other's
+/// constants). Cloning shares the prepared values; the last owner's drop
+/// wipes them ([`Prepared`] wipes itself).
+struct EngineCache<T>([OnceLock<Arc<T>>; 2]);
+
+impl<T> Clone for EngineCache<T> {
+    fn clone(&self) -> Self {
+        Self(self.0.clone())
+    }
+}
+
+impl<T> Default for EngineCache<T> {
+    fn default() -> Self {
+        Self([OnceLock::new(), OnceLock::new()])
+    }
+}
+
+impl<T> EngineCache<T> {
+    /// The value for `engine`'s backend, made by `init` on first use. Two
+    /// threads may both run `init` at once; one result is kept.
+    fn get(&self, engine: &Engine, init: impl FnOnce() -> core::result::Result<T, EngineError>) -> Result<Arc<T>> {
+        let slot = match engine.backend() {
+            Backend::Scalar => &self.0[0],
+            Backend::Ifma => &self.0[1],
+        };
+        if let Some(v) = slot.get() {
+            return Ok(Arc::clone(v));
+        }
+        let v = Arc::new(init()?);
+        Ok(Arc::clone(slot.get_or_init(|| v)))
+    }
+}
+
 /// An RSA public key `(n, e)`.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct RsaPublicKey {
     n: Num,
     e: Num,
     modulus: Modulus<u64>,
+    /// `n` prepared for the engine.
+    prepared: EngineCache<Prepared>,
 }
+
+impl PartialEq for RsaPublicKey {
+    /// Keys are equal when their numbers are (the rest is derived from them).
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n && self.e == other.e
+    }
+}
+
+impl Eq for RsaPublicKey {}
 
 impl core::fmt::Debug for RsaPublicKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -81,7 +134,12 @@ impl RsaPublicKey {
             )));
         }
         let modulus = Modulus::new(&n).map_err(|err| Error::InvalidKey(err.to_string()))?;
-        Ok(Self { n, e, modulus })
+        Ok(Self {
+            n,
+            e,
+            modulus,
+            prepared: EngineCache::default(),
+        })
     }
 
     /// The modulus `n`.
@@ -104,27 +162,26 @@ impl RsaPublicKey {
         self.n.bits()
     }
 
-    /// RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2): `m^e mod n` for `m < n`.
+    /// RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2): `m^e mod n` for `m < n`,
+    /// as a batch of one on [`default_engine`].
     pub fn rsaep(&self, m: &Num) -> Result<Num> {
-        if *m >= self.n {
-            return Err(Error::OutOfRange);
-        }
-        Ok(self.pow_public(m))
-    }
-
-    /// `x^e mod n` for `x < n` (sliding window: `e` is public).
-    fn pow_public(&self, x: &Num) -> Num {
-        let mut mm = self.modulus.multiplier(PRODUCT);
-        let xm = mm.to_mont(x);
-        let k = default_window(self.e.bits());
-        let y = sliding::pow_vartime(&mut mm, &xm, &self.e, k, None);
-        mm.from_mont(&y)
+        single(rsa_public_batch(&default_engine()?, self, core::slice::from_ref(m)))
     }
 
     /// The Montgomery context of `n`.
     pub(crate) fn modulus(&self) -> &Modulus<u64> {
         &self.modulus
     }
+
+    /// `n` prepared for `engine` (once per backend, then shared).
+    pub(crate) fn prepared(&self, engine: &Engine) -> Result<Arc<Prepared>> {
+        self.prepared.get(engine, || engine.prepare(&self.n))
+    }
+}
+
+/// The one answer of a batch of one.
+fn single(answers: Vec<Result<Num>>) -> Result<Num> {
+    answers.into_iter().next().expect("a batch answers every input")
 }
 
 /// One prime factor with its CRT values, all secret.
@@ -139,6 +196,9 @@ struct Factor {
     /// `t_i = (r_1···r_(i-1))^-1 mod r_i` for the others (RFC 8017 §3.2);
     /// unused (zero) for the first prime.
     coeff: Zeroizing<Num>,
+    /// `coeff` in the Montgomery form of the prime it is used with in
+    /// Garner's formula: `qInv` modulo the first prime, `t_i` modulo `r_i`.
+    coeff_mont: MontElem<u64>,
 }
 
 /// An RSA private key: the public key, `d`, two or more primes with their
@@ -149,6 +209,8 @@ pub struct RsaPrivateKey {
     factors: Vec<Factor>,
     /// `(Zp, Zq)` = `(q^(p-1) mod n, p^(q-1) mod n)` for two-prime keys.
     fdfm: Option<(Zeroizing<Num>, Zeroizing<Num>)>,
+    /// The primes prepared for the engine, in order.
+    prepared: EngineCache<Vec<Prepared>>,
 }
 
 impl core::fmt::Debug for RsaPrivateKey {
@@ -158,14 +220,6 @@ impl core::fmt::Debug for RsaPrivateKey {
             .field("primes", &self.factors.len())
             .finish_non_exhaustive()
     }
-}
-
-/// `a·b mod m` for `a, b < m`, in constant time (Montgomery).
-fn mul_mod(m: &Modulus<u64>, a: &Num, b: &Num) -> Num {
-    let mut mm = m.multiplier(PRODUCT);
-    let (am, bm) = (enter(&mut mm, a, m.len()), enter(&mut mm, b, m.len()));
-    let p = mm.mul(&am, &bm);
-    mm.from_mont(&p)
 }
 
 /// `x mod r` in Montgomery form, for a secret `x` of at most `len` digits
@@ -208,7 +262,7 @@ impl RsaPrivateKey {
         if d.is_zero() || *d >= public.n {
             return Err(Error::InvalidKey("private exponent d is not in 1..n".into()));
         }
-        let mut factors = Vec::with_capacity(primes.len());
+        let mut factors: Vec<Factor> = Vec::with_capacity(primes.len());
         let mut prefix = Zeroizing::new(Num::one());
         for (i, p) in primes.iter().cloned().enumerate() {
             let pm1 = Zeroizing::new(p.checked_sub(&Num::one()).unwrap_or_default());
@@ -227,12 +281,17 @@ impl RsaPrivateKey {
             }
             .ok_or_else(|| Error::InvalidKey("two primes are equal or share a factor".into()))?;
             let modulus = Modulus::new(&p).map_err(|err| Error::InvalidKey(format!("prime {}: {err}", i + 1)))?;
+            let coeff_mont = {
+                let domain = if i == 1 { &factors[0].modulus } else { &modulus };
+                enter(&mut domain.multiplier(PRODUCT), &coeff, domain.len())
+            };
             prefix = Zeroizing::new(prefix.mul(&p));
             factors.push(Factor {
                 prime: Zeroizing::new(p),
                 modulus,
                 exp,
                 coeff: Zeroizing::new(coeff),
+                coeff_mont,
             });
         }
         let fdfm = (factors.len() == 2).then(|| {
@@ -247,6 +306,7 @@ impl RsaPrivateKey {
             d,
             factors,
             fdfm,
+            prepared: EngineCache::default(),
         })
     }
 
@@ -282,79 +342,83 @@ impl RsaPrivateKey {
 
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `c^d mod n` for `c < n`,
     /// blinded with a fresh `r`, combined as `mode` says, and checked with
-    /// the public exponent before it is returned.
+    /// the public exponent before it is returned: a batch of one on
+    /// [`default_engine`] (see [`crate::batch`]).
     pub fn rsadp(&self, c: &Num, mode: CrtMode, rng: &mut impl CryptoRngCore) -> Result<Num> {
-        let n = &self.public.n;
-        if *c >= *n {
-            return Err(Error::OutOfRange);
-        }
-        let m = self.public.modulus();
-        // Blinding: c' = c·r^e, m = m'·r^-1. r^-1 is computed as a·(r·a)^-1
-        // so that the variable-time inversion sees only the uniform r·a.
-        let (r, r_inv) = loop {
-            let r = random_below(n, rng)?;
-            let a = random_below(n, rng)?;
-            let ra = mul_mod(m, &r, &a);
-            if let Some(inv) = ra.inv_mod(n) {
-                break (Zeroizing::new(r), Zeroizing::new(mul_mod(m, &inv, &a)));
-            }
-        };
-        let blinded = Zeroizing::new(mul_mod(m, c, &self.public.pow_public(&r)));
-        let out = Zeroizing::new(self.private_op(&blinded, mode)?);
-        if self.public.pow_public(&out) != *blinded {
-            return Err(Error::FaultDetected);
-        }
-        Ok(mul_mod(m, &out, &r_inv))
+        single(private_batch(
+            &default_engine()?,
+            self,
+            core::slice::from_ref(c),
+            mode,
+            rng,
+        ))
     }
 
-    /// `x^d mod n` for `x < n`, unblinded and unchecked.
-    fn private_op(&self, x: &Num, mode: CrtMode) -> Result<Num> {
-        match mode {
-            CrtMode::Plain => {
-                let mut mm = self.public.modulus().multiplier(PRODUCT);
-                let xm = enter(&mut mm, x, self.public.modulus().len());
-                let bits = self.public.n.bits();
-                let y = window::pow(&mut mm, &xm, &self.d, bits, default_window(bits), None);
-                Ok(mm.from_mont(&y))
-            }
-            CrtMode::Garner => Ok(self.garner(x)),
-            CrtMode::Fdfm => self.fdfm(x),
-        }
+    /// The primes prepared for `engine` (once per backend, then shared).
+    pub(crate) fn prepared_primes(&self, engine: &Engine) -> Result<Arc<Vec<Prepared>>> {
+        self.prepared.get(engine, || {
+            self.factors.iter().map(|f| engine.prepare(&f.prime)).collect()
+        })
     }
 
-    /// Step 1 and 2 of CRT for factor `f`: `(x mod r)^(d mod (r-1)) mod r`,
-    /// in Montgomery form, with the factor's multiplier.
-    fn half<'a>(f: &'a Factor, x: &Num, len: usize) -> (Multiplier<'a, u64>, MontElem<u64>) {
+    /// `x mod r_i` for every prime, for `x < n`: reductions into each
+    /// prime's Montgomery domain over the public digit length of `n`, no
+    /// division or comparison (key.rs `enter`), then out of it.
+    pub(crate) fn residues(&self, x: &Num) -> Vec<Zeroizing<Num>> {
+        let len = self.public.modulus().len();
+        self.factors
+            .iter()
+            .map(|f| {
+                let mut mm = f.modulus.multiplier(PRODUCT);
+                let xm = enter(&mut mm, x, len);
+                Zeroizing::new(mm.from_mont(&xm))
+            })
+            .collect()
+    }
+
+    /// `x^d mod n` without CRT, for `x < n` (CrtMode::Plain; scalar
+    /// products, fixed windows over the bit length of `n`).
+    pub(crate) fn plain(&self, x: &Num) -> Num {
+        let mut mm = self.public.modulus().multiplier(PRODUCT);
+        let xm = enter(&mut mm, x, self.public.modulus().len());
+        let bits = self.public.n.bits();
+        let y = window::pow(&mut mm, &xm, &self.d, bits, default_window(bits), None);
+        mm.from_mont(&y)
+    }
+
+    /// Step 1 and 2 of CRT for factor `f` on the scalar products:
+    /// `(x mod r)^(d mod (r-1)) mod r` for `x` of at most `len` digits.
+    fn half(f: &Factor, x: &Num, len: usize) -> Zeroizing<Num> {
         let mut mm = f.modulus.multiplier(PRODUCT);
         let xm = enter(&mut mm, x, len);
         let bits = f.prime.bits();
         let y = window::pow(&mut mm, &xm, &f.exp, bits, default_window(bits), None);
-        (mm, y)
+        Zeroizing::new(mm.from_mont(&y))
     }
 
-    /// Garner's recombination over every prime (RFC 8017 §5.1.2 step 2b).
-    fn garner(&self, x: &Num) -> Num {
-        // Every value entering a prime's Montgomery domain is below n: pad to n's digits.
+    /// Garner's recombination over every prime (RFC 8017 §5.1.2 step 2b):
+    /// `m mod n` from the halves `m_i = m mod r_i` (Pre: one per prime, in
+    /// order, each below its prime), in constant time.
+    pub(crate) fn recombine(&self, halves: &[Zeroizing<Num>]) -> Num {
+        // A value entering a prime's domain is below n: pad to n's digits.
         let len = self.public.modulus().len();
         let (p, q) = (&self.factors[0], &self.factors[1]);
-        let (mut mp, m1) = Self::half(p, x, len);
-        let (mut mq, m2) = Self::half(q, x, len);
-        let m2 = Zeroizing::new(mq.from_mont(&m2));
         // h = (m1 - m2)·qInv mod p; m = m2 + q·h
-        let m2_p = enter(&mut mp, &m2, len);
+        let mut mp = p.modulus.multiplier(PRODUCT);
+        let m1 = enter(&mut mp, &halves[0], p.modulus.len());
+        let m2_p = enter(&mut mp, &halves[1], q.modulus.len());
         let diff = p.modulus.sub(&m1, &m2_p);
-        let qinv = enter(&mut mp, &q.coeff, len);
-        let hm = mp.mul(&diff, &qinv);
+        let hm = mp.mul(&diff, &q.coeff_mont);
         let h = Zeroizing::new(mp.from_mont(&hm));
-        let mut m = Zeroizing::new(m2.add(&q.prime.mul(&h)));
+        let mut m = Zeroizing::new(halves[1].add(&q.prime.mul(&h)));
         let mut prefix = Zeroizing::new(p.prime.mul(&q.prime));
-        for f in &self.factors[2..] {
-            let (mut mr, mi) = Self::half(f, x, len);
+        for (f, mi) in self.factors[2..].iter().zip(&halves[2..]) {
             // h = (m_i - m)·t_i mod r_i; m = m + R·h
+            let mut mr = f.modulus.multiplier(PRODUCT);
+            let mi = enter(&mut mr, mi, f.modulus.len());
             let m_r = enter(&mut mr, &m, len);
             let diff = f.modulus.sub(&mi, &m_r);
-            let t = enter(&mut mr, &f.coeff, len);
-            let hm = mr.mul(&diff, &t);
+            let hm = mr.mul(&diff, &f.coeff_mont);
             let h = Zeroizing::new(mr.from_mont(&hm));
             m = Zeroizing::new(m.add(&prefix.mul(&h)));
             prefix = Zeroizing::new(prefix.mul(&f.prime));
@@ -362,17 +426,16 @@ impl RsaPrivateKey {
         Num::clone(&m)
     }
 
-    /// The four steps of 001 §4.
-    fn fdfm(&self, x: &Num) -> Result<Num> {
+    /// The four steps of 001 §4 (CrtMode::Fdfm) on the scalar products.
+    pub(crate) fn fdfm(&self, x: &Num) -> Result<Num> {
         let (zp, zq) = self
             .fdfm
             .as_ref()
             .ok_or_else(|| Error::InvalidParameters("the FDFM steps need a two-prime key".into()))?;
         let len = self.public.modulus().len();
         // Steps 1 and 2: Cp = C mod p, Cq = C mod q; Pp = Cp^Dp mod p, Pq = Cq^Dq mod q.
-        let (mut mp, pp) = Self::half(&self.factors[0], x, len);
-        let (mut mq, pq) = Self::half(&self.factors[1], x, len);
-        let (pp, pq) = (Zeroizing::new(mp.from_mont(&pp)), Zeroizing::new(mq.from_mont(&pq)));
+        let pp = Self::half(&self.factors[0], x, len);
+        let pq = Self::half(&self.factors[1], x, len);
         // Step 3: Sp = Pp·Zp mod M, Sq = Pq·Zq mod M (Montgomery modulo M).
         let m = self.public.modulus();
         let mut mm = m.multiplier(PRODUCT);
@@ -413,8 +476,13 @@ mod tests {
         let n = key.public_key().n().clone();
         let c = Num::from_u64(0x1234_5678_9abc_def1);
         let expect = redc::modpow(&c, key.d(), &n, redc::PowOptions::default(), None).unwrap();
+        // The unblinded, unchecked steps on the scalar products.
+        let len = key.public_key().modulus().len();
+        let halves: Vec<_> = key.factors.iter().map(|f| RsaPrivateKey::half(f, &c, len)).collect();
+        assert_eq!(key.recombine(&halves), expect, "raw Garner");
+        assert_eq!(key.fdfm(&c).unwrap(), expect, "raw FDFM");
+        assert_eq!(key.plain(&c), expect, "raw plain");
         for mode in [CrtMode::Garner, CrtMode::Fdfm, CrtMode::Plain] {
-            assert_eq!(key.private_op(&c, mode).unwrap(), expect, "raw {mode:?}");
             assert_eq!(key.rsadp(&c, mode, &mut OsRng).unwrap(), expect, "{mode:?}");
         }
         // 001 §4: Zp = q^(p-1) mod M, Zq = p^(q-1) mod M.
@@ -438,6 +506,20 @@ mod tests {
         assert_eq!(faulty.rsadp(&c, CrtMode::Fdfm, &mut OsRng), Err(Error::FaultDetected));
         assert_eq!(faulty.rsadp(&n, CrtMode::Garner, &mut OsRng), Err(Error::OutOfRange));
         assert!(!format!("{faulty:?}").contains(&faulty.d().to_dec()[..8]));
+        // On every backend, in a batch: every in-range input is caught, the
+        // out-of-range one keeps its own error.
+        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
+            let engine = Engine::with_backend(backend).unwrap();
+            let inputs = [c.clone(), n.clone(), Num::from_u64(2), Num::from_u64(3)];
+            let got = crate::rsa_private_batch(&engine, &faulty, &inputs, &mut OsRng);
+            let want = [
+                Err(Error::FaultDetected),
+                Err(Error::OutOfRange),
+                Err(Error::FaultDetected),
+                Err(Error::FaultDetected),
+            ];
+            assert_eq!(got, want, "{}", backend.name());
+        }
     }
 
     #[test]

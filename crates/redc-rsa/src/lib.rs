@@ -8,9 +8,14 @@
 //! - typed schemes and keys on top: OAEP, PSS, PKCS#1 v1.5, key encodings,
 //!   key generation, the file envelope.
 //!
-//! Integers are [`Num`] = `redc::Nat<u64>`; private-key arithmetic uses the
-//! CIOS product and the fixed-window schedule (constant-time), public-key
-//! arithmetic the sliding window (public exponents).
+//! Integers are [`Num`] = `redc::Nat<u64>`. Both primitives run on the batch
+//! engine ([`redc::Engine`]): [`rsa_private_batch`] and [`rsa_public_batch`]
+//! take many inputs at once (the CRT halves as SIMD lane jobs, see
+//! [`batch`]), and a single operation is a batch of one on
+//! `redc::engine::default_engine()` (`REDC_BACKEND=scalar|ifma`). Exponents
+//! of private keys run in constant time (fixed windows over public bounds),
+//! public exponents may skip windows; the glue around them (reductions into
+//! each prime, Garner, blinding) uses the constant-time CIOS product.
 
 pub mod batch;
 pub mod envelope;
@@ -19,9 +24,9 @@ pub mod hash;
 pub mod key;
 pub mod keygen;
 
+pub use batch::{rsa_private_batch, rsa_public_batch};
 pub use error::{Error, Result};
 pub use hash::HashAlg;
-pub use batch::{rsa_private_batch, rsa_public_batch};
 pub use key::{CrtMode, RsaPrivateKey, RsaPublicKey};
 
 /// The integer type of the RSA layer.

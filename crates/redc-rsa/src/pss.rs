@@ -93,7 +93,11 @@ pub fn verify_digest(
         return Err(Error::Verification);
     }
     // Step 2: RSAVP1, then EM = I2OSP(m, emLen); m too large is invalid.
-    let m = key.rsaep(&os2ip(sig)).map_err(|_| Error::Verification)?;
+    // A signature not below n does not verify; an engine that cannot run is an error.
+    let m = key.rsaep(&os2ip(sig)).map_err(|e| match e {
+        Error::OutOfRange => Error::Verification,
+        other => other,
+    })?;
     let em = i2osp(&m, em_bits.div_ceil(8)).map_err(|_| Error::Verification)?;
     // Step 3: EMSA-PSS-VERIFY.
     emsa_pss_verify(hash, mgf_hash, digest, &em, em_bits, salt_len)

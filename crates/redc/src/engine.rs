@@ -21,6 +21,10 @@
 //! schedule over a public exponent bound with constant-time table
 //! selection, and constant-time products; [`Secrecy::Public`] allows
 //! exponent-dependent shortcuts (RSA public operations).
+//!
+//! [`stream::Submitter`] fills the lanes from a stream of single requests
+//! (the block streaming of 000 §4.2); [`default_engine`] is the process-wide
+//! engine of `REDC_BACKEND`, chosen once.
 
 mod ifma;
 mod scalar;
@@ -29,6 +33,8 @@ pub mod stream;
 use crate::modpow::{PowOptions, modpow};
 use crate::nat::Nat;
 use rayon::prelude::*;
+use std::sync::OnceLock;
+use zeroize::Zeroize;
 
 /// A natural number with 64-bit digits, the engine's interface type.
 pub type Num = Nat<u64>;
@@ -97,6 +103,10 @@ pub enum EngineError {
         /// The bound the job declared.
         bound: usize,
     },
+    /// A [`stream::Submitter`] job whose answer was lost: its lane group
+    /// stopped abnormally (a panic), so the answer will never come.
+    #[error("the streaming submitter stopped before answering this job")]
+    Stopped,
 }
 
 /// Is the exponent a secret?
@@ -126,6 +136,14 @@ impl core::fmt::Debug for Prepared {
         f.debug_struct("Prepared")
             .field("bits", &self.n.bits())
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Prepared {
+    /// The modulus may be a secret prime (its backend contexts wipe
+    /// themselves): wipe it on drop.
+    fn drop(&mut self) {
+        self.n.zeroize();
     }
 }
 
@@ -165,6 +183,14 @@ pub struct Job {
     pub exp: Num,
     /// The modulus.
     pub modulus: Num,
+}
+
+/// The process-wide engine: [`Engine::from_env`], evaluated once (the first
+/// call reads `REDC_BACKEND` and runs CPU detection) and cached, error
+/// included, so that every later call is cheap and sees the same backend.
+pub fn default_engine() -> Result<Engine, EngineError> {
+    static ENGINE: OnceLock<Result<Engine, EngineError>> = OnceLock::new();
+    ENGINE.get_or_init(Engine::from_env).clone()
 }
 
 /// The batch engine: a backend plus the proof that this CPU can run it.

@@ -277,11 +277,25 @@ impl<W: Word> Modulus<W> {
 
     /// The residue whose Montgomery digits are `x` itself, i.e. the element
     /// `x·R^-1 mod n`; `None` unless `x < n`. For interchange with other
-    /// Montgomery code and for tests of the raw product.
+    /// Montgomery code, for tests of the raw product, and for multiplying
+    /// two plain values `a, b < n` in two products
+    /// (`MonPro(MonPro(a, b), R^2 mod n) = a·b mod n`).
+    ///
+    /// Constant time in the value of `x` (only its digit count, at most
+    /// `s` for every valid input, decides the work): `x < n` is the borrow
+    /// of `x - n`, not a comparison that stops at the first differing
+    /// digit, so `x` may be a secret.
     pub fn elem_from_mont_digits(&self, x: &Nat<W>) -> Option<MontElem<W>> {
-        (limbs::cmp(x.digits(), &self.n).is_lt()).then(|| MontElem {
+        if x.digits().len() > self.len() {
+            return None;
+        }
+        let elem = MontElem {
             digits: x.to_digits_padded(self.len()),
-        })
+        };
+        let mut diff = elem.digits.clone();
+        let below = limbs::sub_assign(&mut diff, &self.n) != W::ZERO;
+        diff.zeroize();
+        below.then_some(elem)
     }
 
     /// 1 in Montgomery form (`R mod n`, 000 Fig. 1 Step 3).

@@ -3,25 +3,10 @@
 //! and an empty batch. `REDC_BACKEND` picks the backend under test as for
 //! every other test; this file also runs each available backend directly.
 
-#![allow(clippy::print_stderr)] // names the backends a CPU without IFMA skips
-
 mod common;
-use common::{pseudo, to_big, to_nat};
+use common::{engines, pseudo, to_big, to_nat};
 use num_bigint::BigUint;
 use redc::{Backend, Engine, EngineError, Job, Nat, PowJob, Secrecy};
-
-fn engines() -> Vec<Engine> {
-    let mut out = Vec::new();
-    for b in Backend::ALL {
-        match Engine::with_backend(b) {
-            Ok(e) => out.push(e),
-            Err(err) => eprintln!("SKIPPED backend {}: {err}", b.name()),
-        }
-    }
-    // The detected engine sends small classes to the scalar kernels.
-    out.push(Engine::detect());
-    out
-}
 
 fn job(bits: usize, ebits: usize, seed: u64) -> (BigUint, BigUint, BigUint) {
     let n = pseudo(bits, seed) | BigUint::from(1u8);

@@ -1,5 +1,5 @@
 //! Greatest common divisor and modular inverse, by Euclid's algorithm with
-//! the Bézout coefficient tracked modulo `m` (so it stays non-negative).
+//! the magnitude of the Bézout coefficient tracked (its sign alternates).
 //! Variable-time: for public values and key generation.
 
 use super::Nat;
@@ -21,18 +21,29 @@ impl<W: Word> Nat<W> {
         if *m <= Self::one() {
             return None;
         }
-        // Invariants: r0 ≡ x0·self, r1 ≡ x1·self (mod m), coefficients in [0, m).
+        // Invariants: r0 ≡ ±x0·self, r1 ≡ ∓x1·self (mod m). The Bézout
+        // coefficients of Euclid's algorithm alternate in sign, so only
+        // their magnitudes are kept, |x2| = |x0| + q·|x1| (never above m):
+        // no reduction modulo m inside the loop.
         let (mut r0, mut r1) = (m.clone(), self.rem(m)?);
         let (mut x0, mut x1) = (Self::zero(), Self::one());
+        // Whether the coefficient of r0 is negative (x0 = 0 at the start).
+        let mut x0_negative = true;
         while !r1.is_zero() {
             let (q, r) = r0.divrem(&r1)?;
-            // x2 = x0 - q·x1 (mod m)
-            let qx1 = q.mul(&x1).rem(m)?;
-            let x2 = x0.add(m).checked_sub(&qx1)?.rem(m)?;
+            let x2 = x0.add(&q.mul(&x1));
             (r0, r1) = (r1, r);
             (x0, x1) = (x1, x2);
+            x0_negative = !x0_negative;
         }
-        r0.is_one().then_some(x0)
+        if !r0.is_one() {
+            return None;
+        }
+        if x0_negative {
+            m.checked_sub(&x0)?.rem(m)
+        } else {
+            x0.rem(m)
+        }
     }
 }
 

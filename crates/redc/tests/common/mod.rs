@@ -7,7 +7,23 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
-use redc::{Nat, Word};
+use redc::{Backend, Engine, Nat, Word};
+
+/// An engine for every backend this CPU can run; each one it cannot run is
+/// named on stderr ("SKIPPED backend ifma: ...").
+#[allow(clippy::print_stderr)]
+pub(crate) fn engines() -> Vec<Engine> {
+    let mut out = Vec::new();
+    for b in Backend::ALL {
+        match Engine::with_backend(b) {
+            Ok(e) => out.push(e),
+            Err(err) => eprintln!("SKIPPED backend {}: {err}", b.name()),
+        }
+    }
+    // The detected engine also sends small classes to the scalar kernels.
+    out.push(Engine::detect());
+    out
+}
 
 /// `x` as a `Nat<W>`, built from its little-endian digits.
 pub(crate) fn to_nat<W: Word>(x: &BigUint) -> Nat<W> {
