@@ -428,9 +428,29 @@ fn bits_at(x: &[u64], lo: usize, width: usize) -> u64 {
     if width == 64 { v } else { v & ((1 << width) - 1) }
 }
 
+/// Is `x < n`? Constant time in the digits of `x` once its digit count
+/// (the length of the vector, not secret-dependent for values below `n`'s
+/// length) is at most `n`'s.
+fn below(x: &[u64], n: &[u64]) -> bool {
+    if x.len() > n.len() {
+        return false;
+    }
+    let mut borrow = 0u64;
+    for (i, &ni) in n.iter().enumerate() {
+        let xi = if i < x.len() { x[i] } else { 0 };
+        let (d, b1) = xi.overflowing_sub(ni);
+        let (_, b2) = d.overflowing_sub(borrow);
+        borrow = u64::from(b1) | u64::from(b2);
+    }
+    borrow == 1
+}
+
 /// A job's preconditions, checked before it joins a lane group.
+///
+/// The base may be secret (a CRT half): it is compared with `n` by one
+/// borrow chain over `n`'s digits, without an early exit.
 fn check(job: &PowJob<'_>) -> Result<(), EngineError> {
-    if job.base >= &job.modulus.n {
+    if !below(job.base.digits(), job.modulus.n.digits()) {
         return Err(EngineError::BaseTooLarge);
     }
     if job.exp.bits() > job.exp_bits {
