@@ -162,6 +162,17 @@ impl RsaPublicKey {
         self.n.bits()
     }
 
+    /// RSAVP1 for signature verification: like [`RsaPublicKey::rsaep`], but
+    /// a signature representative not below `n` is
+    /// [`Error::Verification`] (the signature does not verify), while an
+    /// engine that cannot run stays an error of its own.
+    pub(crate) fn rsavp1(&self, s: &Num) -> Result<Num> {
+        self.rsaep(s).map_err(|e| match e {
+            Error::OutOfRange => Error::Verification,
+            other => other,
+        })
+    }
+
     /// RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2): `m^e mod n` for `m < n`,
     /// as a batch of one on [`default_engine`].
     pub fn rsaep(&self, m: &Num) -> Result<Num> {

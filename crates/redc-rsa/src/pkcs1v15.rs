@@ -126,11 +126,7 @@ pub fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8
         return Err(Error::Verification);
     }
     // Step 2: RSAVP1 (s >= n is "signature representative out of range").
-    // A signature not below n does not verify; an engine that cannot run is an error.
-    let m = key.rsaep(&os2ip(sig)).map_err(|e| match e {
-        Error::OutOfRange => Error::Verification,
-        other => other,
-    })?;
+    let m = key.rsavp1(&os2ip(sig))?;
     let em = i2osp(&m, k).map_err(|_| Error::Verification)?;
     // Step 4: compare.
     if bool::from(em.ct_eq(&expected[..])) {

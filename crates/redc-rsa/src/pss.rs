@@ -93,11 +93,7 @@ pub fn verify_digest(
         return Err(Error::Verification);
     }
     // Step 2: RSAVP1, then EM = I2OSP(m, emLen); m too large is invalid.
-    // A signature not below n does not verify; an engine that cannot run is an error.
-    let m = key.rsaep(&os2ip(sig)).map_err(|e| match e {
-        Error::OutOfRange => Error::Verification,
-        other => other,
-    })?;
+    let m = key.rsavp1(&os2ip(sig))?;
     let em = i2osp(&m, em_bits.div_ceil(8)).map_err(|_| Error::Verification)?;
     // Step 3: EMSA-PSS-VERIFY.
     emsa_pss_verify(hash, mgf_hash, digest, &em, em_bits, salt_len)
