@@ -26,6 +26,7 @@
 //! (the block streaming of 000 §4.2); [`default_engine`] is the process-wide
 //! engine of `REDC_BACKEND`, chosen once.
 
+pub mod device;
 mod ifma;
 mod scalar;
 pub mod stream;
