@@ -1,5 +1,6 @@
 //! The command line, declared with clap, and its parsing.
 
+use crate::backend::BackendArg;
 use crate::failure::{BAD_INPUT, one_line};
 use crate::number::Number;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -288,6 +289,10 @@ pub(crate) struct BatchArgs<Op: ValueEnum + Clone + Send + Sync + 'static> {
     /// Output (- for stdout, the default).
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// The engine: auto (the GPU if usable, else the fastest CPU backend), scalar, ifma or cuda.
+    /// [default: REDC_BACKEND, else auto]
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    pub(crate) backend: Option<BackendArg>,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
 }
@@ -308,6 +313,12 @@ pub(crate) struct ModexpArgs {
     /// Read JSON Lines {"base": .., "exp": .., "mod": ..} from FILE (- for stdin).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["base", "exp", "modulus", "trace"])]
     pub(crate) batch: Option<PathBuf>,
+    /// Run the --batch on the batch engine: auto (the GPU if usable, else the fastest CPU backend),
+    /// scalar, ifma or cuda. Without it (and without REDC_BACKEND) each line runs the reference
+    /// modpow with --product, --schedule and --word.
+    #[arg(long, value_enum, value_name = "BACKEND", requires = "batch",
+          conflicts_with_all = ["product", "schedule", "word"])]
+    pub(crate) backend: Option<BackendArg>,
     /// Write the output (the result, or the batch answers) to FILE instead of
     /// stdout; the file appears only when complete.
     #[arg(short = 'o', long, value_name = "FILE")]

@@ -1,10 +1,12 @@
 //! `redc modexp --batch`: JSON Lines `{"base", "exp", "mod"}` in,
-//! `{"result": ...}` out (see [`crate::jsonl`]).
+//! `{"result": ...}` out (see [`crate::jsonl`]): line by line on the
+//! reference `modpow`, or [`jsonl::CHUNK`] lines at a time on the batch
+//! engine (`--backend`, `REDC_BACKEND`).
 
 use crate::args::{WordArg, with_word};
 use crate::jsonl::{self, LineError};
 use crate::number::{Number, format};
-use redc::{PowOptions, modpow};
+use redc::{Engine, EngineError, Job, PowOptions, modpow};
 use serde_json::{Map, Value, json};
 use std::path::Path;
 use std::process::ExitCode;
@@ -20,6 +22,41 @@ pub(crate) fn run(
     jsonl::run(input, "--batch", output, |obj| {
         with_word!(word, answer(obj, opts, hex)).map(|r| json!({ "result": r }))
     })
+}
+
+/// Answer every line of `input` in order on `engine`, a chunk of lines per
+/// [`Engine::modexp_batch`] call.
+pub(crate) fn run_on_engine(
+    input: &Path,
+    output: Option<&Path>,
+    engine: &Engine,
+    hex: bool,
+) -> anyhow::Result<ExitCode> {
+    jsonl::run_chunked(
+        input,
+        "--batch",
+        output,
+        jsonl::CHUNK,
+        |obj| {
+            let (b, e, n) = (number(obj, "base")?, number(obj, "exp")?, number(obj, "mod")?);
+            Ok(Job {
+                base: b.to_nat(),
+                exp: e.to_nat(),
+                modulus: n.to_nat(),
+            })
+        },
+        |jobs| {
+            engine
+                .modexp_batch(&jobs)
+                .into_iter()
+                .map(|r| match r {
+                    Ok(x) => Ok(json!({ "result": format(&x, hex) })),
+                    Err(e @ EngineError::ZeroModulus) => Err(LineError::field("mod", e)),
+                    Err(e) => Err(LineError::line(e.to_string())),
+                })
+                .collect()
+        },
+    )
 }
 
 /// One number field: a JSON integer or a string (decimal or 0x-hex).

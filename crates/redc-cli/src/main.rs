@@ -4,6 +4,7 @@
 //! exit status: 0 success, 1 failure of the machine (I/O), 2 bad input.
 
 mod args;
+mod backend;
 mod batch;
 mod bench;
 mod counts;
@@ -34,6 +35,9 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(exit) => return exit,
     };
+    if let Err(e) = backend::install_for_env() {
+        return failure::report(&e);
+    }
     let result = match cli.command {
         args::Command::Modexp(a) => modexp::run(&a),
         args::Command::Demo => demo::run(),

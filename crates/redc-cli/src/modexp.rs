@@ -1,6 +1,7 @@
 //! `redc modexp`: one exponentiation (optionally traced) or a batch.
 
 use crate::args::{ModexpArgs, with_word};
+use crate::backend;
 use crate::batch;
 use crate::failure::bad_input;
 use crate::number::{Number, format};
@@ -16,6 +17,10 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
         schedule: a.schedule.into(),
     };
     if let Some(path) = &a.batch {
+        if a.backend.is_some() || std::env::var_os("REDC_BACKEND").is_some_and(|v| !v.is_empty()) {
+            let engine = backend::engine(a.backend)?;
+            return batch::run_on_engine(path, a.output.as_deref(), &engine, a.hex);
+        }
         return batch::run(path, a.output.as_deref(), opts, a.word, a.hex);
     }
     let (Some(base), Some(exp), Some(modulus)) = (&a.base, &a.exp, &a.modulus) else {

@@ -2,7 +2,7 @@
 //! `openssl pkeyutl` reads and writes them) and the batch commands.
 
 use crate::args::{BatchArgs, EncScheme, PrivateOp, PublicOp, RsaMessageArgs};
-use crate::failure::bad_input;
+use crate::backend;
 use crate::jsonl::{self, LineError};
 use crate::keyfile::{hex_bytes, load_private, load_public, parse_hash, parse_hex, read_input, rsa_error, to_hex};
 use crate::output::Sink;
@@ -68,7 +68,7 @@ fn write_all(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<ExitCode> {
 pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode> {
     let key = load_private(&a.key, &a.password)?;
     let hash = parse_hash(&a.hash, "--hash")?;
-    let engine = engine()?;
+    let engine = backend::engine(a.backend)?;
     jsonl::run_chunked(
         &a.input,
         "--in",
@@ -84,7 +84,7 @@ pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode
 pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> {
     let key = load_public(&a.key, &a.password)?;
     let hash = parse_hash(&a.hash, "--hash")?;
-    let engine = engine()?;
+    let engine = backend::engine(a.backend)?;
     let needs_sig = matches!(a.op, PublicOp::VerifyPss | PublicOp::VerifyPkcs1v15);
     jsonl::run_chunked(
         &a.input,
@@ -98,11 +98,6 @@ pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> 
         },
         |lines| public_ops(&engine, &key, a.op, hash, &lines),
     )
-}
-
-/// The engine of `REDC_BACKEND` (bad input when it names no usable backend).
-fn engine() -> anyhow::Result<Engine> {
-    redc::engine::default_engine().map_err(|e| bad_input!("REDC_BACKEND: {e}"))
 }
 
 /// A scheme's private operation on one line: key, hash, input.

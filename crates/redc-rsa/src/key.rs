@@ -52,7 +52,7 @@ pub enum CrtMode {
 /// one slot per [`Backend`] (a [`Prepared`] of one backend lacks the other's
 /// constants). Cloning shares the prepared values; the last owner's drop
 /// wipes them ([`Prepared`] wipes itself).
-struct EngineCache<T>([OnceLock<Arc<T>>; 2]);
+struct EngineCache<T>([OnceLock<Arc<T>>; 3]);
 
 impl<T> Clone for EngineCache<T> {
     fn clone(&self) -> Self {
@@ -62,7 +62,7 @@ impl<T> Clone for EngineCache<T> {
 
 impl<T> Default for EngineCache<T> {
     fn default() -> Self {
-        Self([OnceLock::new(), OnceLock::new()])
+        Self([OnceLock::new(), OnceLock::new(), OnceLock::new()])
     }
 }
 
@@ -73,6 +73,7 @@ impl<T> EngineCache<T> {
         let slot = match engine.backend() {
             Backend::Scalar => &self.0[0],
             Backend::Ifma => &self.0[1],
+            Backend::Cuda => &self.0[2],
         };
         if let Some(v) = slot.get() {
             return Ok(Arc::clone(v));

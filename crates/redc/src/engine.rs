@@ -9,7 +9,10 @@
 //! - [`Backend::Scalar`]: portable 64-bit digits, one exponentiation per
 //!   core at a time (size-specialised CIOS products, a dedicated squaring);
 //! - [`Backend::Ifma`]: AVX-512 IFMA, eight exponentiations per vector, one
-//!   per 64-bit lane, with 52-bit digits (multi-buffer; see [`ifma`]).
+//!   per 64-bit lane, with 52-bit digits (multi-buffer; see [`ifma`]);
+//! - [`Backend::Cuda`]: a GPU behind the [`device::Device`] interface
+//!   (crate `redc-cuda`), whole size classes per kernel launch; moduli above
+//!   the largest device class stay on the CPU.
 //!
 //! Jobs are grouped by size class into lane groups, and the groups are
 //! spread over all cores with rayon. The backend is chosen at run time by
@@ -33,9 +36,10 @@ pub mod stream;
 
 use crate::modpow::{PowOptions, modpow};
 use crate::nat::Nat;
+use device::{Device, DeviceBatch, DeviceCtx};
 use rayon::prelude::*;
-use std::sync::OnceLock;
-use zeroize::Zeroize;
+use std::sync::{Arc, OnceLock};
+use zeroize::{Zeroize, Zeroizing};
 
 /// A natural number with 64-bit digits, the engine's interface type.
 pub type Num = Nat<u64>;
@@ -47,17 +51,21 @@ pub enum Backend {
     Scalar,
     /// AVX-512 IFMA, eight exponentiations per vector.
     Ifma,
+    /// An NVIDIA GPU, through the device registered by `redc-cuda`
+    /// ([`device::register_device`]).
+    Cuda,
 }
 
 impl Backend {
-    /// Every backend, fastest last.
-    pub const ALL: [Backend; 2] = [Backend::Scalar, Backend::Ifma];
+    /// Every backend.
+    pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Ifma, Backend::Cuda];
 
     /// The name used by `REDC_BACKEND` and `--backend`.
     pub fn name(self) -> &'static str {
         match self {
             Backend::Scalar => "scalar",
             Backend::Ifma => "ifma",
+            Backend::Cuda => "cuda",
         }
     }
 
@@ -69,11 +77,13 @@ impl Backend {
             .ok_or_else(|| EngineError::UnknownBackend(name.to_owned()))
     }
 
-    /// Can this CPU run the backend?
+    /// Can this machine run the backend? (For [`Backend::Cuda`]: has a
+    /// device been registered?)
     pub fn is_available(self) -> bool {
         match self {
             Backend::Scalar => true,
             Backend::Ifma => ifma::Ifma::detect().is_some(),
+            Backend::Cuda => device::registered_device().is_some(),
         }
     }
 }
@@ -82,11 +92,20 @@ impl Backend {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
     /// A backend name that does not exist.
-    #[error("unknown backend \"{0}\" (expected one of: scalar, ifma)")]
+    #[error("unknown backend \"{0}\" (expected one of: auto, scalar, ifma, cuda)")]
     UnknownBackend(String),
     /// The CPU lacks the backend's instructions.
     #[error("backend \"{}\" is not available on this CPU (it needs AVX-512 IFMA)", .0.name())]
     Unavailable(Backend),
+    /// [`Backend::Cuda`] was asked for, but no device is registered.
+    #[error(
+        "backend \"cuda\" has no device: none was registered (the redc CLI registers the GPU when built \
+         with `--features cuda`; a library calls `redc_cuda::install()`)"
+    )]
+    NoDevice,
+    /// The device failed to run a batch (its message says what failed).
+    #[error("device: {0}")]
+    Device(String),
     /// `n = 0`.
     #[error("modulus is zero")]
     ZeroModulus,
@@ -130,6 +149,7 @@ pub struct Prepared {
     n: Num,
     scalar: scalar::Ctx,
     ifma: Option<ifma::Ctx>,
+    device: Option<DeviceCtx>,
 }
 
 impl core::fmt::Debug for Prepared {
@@ -202,11 +222,12 @@ pub fn default_engine() -> Result<Engine, EngineError> {
 /// there than in a lane group, which takes as long for one lane as for
 /// eight. An engine asked for by name ([`Engine::with_backend`],
 /// `REDC_BACKEND`) runs every job on that backend.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Engine {
     backend: Backend,
     ifma: Option<ifma::Ifma>,
     small_to_scalar: bool,
+    device: Option<Arc<dyn Device>>,
 }
 
 /// The largest size class the detected engine runs on scalar kernels.
@@ -220,11 +241,13 @@ impl Engine {
                 small_to_scalar: true,
                 backend: Backend::Ifma,
                 ifma: Some(token),
+                device: None,
             },
             None => Engine {
                 small_to_scalar: false,
                 backend: Backend::Scalar,
                 ifma: None,
+                device: None,
             },
         }
     }
@@ -236,6 +259,7 @@ impl Engine {
                 backend,
                 ifma: None,
                 small_to_scalar: false,
+                device: None,
             }),
             Backend::Ifma => {
                 let token = ifma::Ifma::detect().ok_or(EngineError::Unavailable(Backend::Ifma))?;
@@ -243,17 +267,39 @@ impl Engine {
                     small_to_scalar: false,
                     backend,
                     ifma: Some(token),
+                    device: None,
                 })
             }
+            Backend::Cuda => device::registered_device()
+                .map(Engine::with_device)
+                .ok_or(EngineError::NoDevice),
         }
     }
 
+    /// An engine that runs every job whose modulus fits a device class
+    /// ([`device::DIGIT_CLASSES`]) on `device`, one launch per class, and
+    /// the others on this CPU's fastest backend. Its backend is
+    /// [`Backend::Cuda`].
+    pub fn with_device(device: Arc<dyn Device>) -> Engine {
+        Engine {
+            backend: Backend::Cuda,
+            small_to_scalar: false,
+            device: Some(device),
+            ..Engine::detect()
+        }
+    }
+
+    /// The device of a [`Backend::Cuda`] engine, described in one line.
+    pub fn device(&self) -> Option<String> {
+        self.device.as_ref().map(|d| d.describe())
+    }
+
     /// The backend named by `REDC_BACKEND`, or [`Engine::detect`]'s when it
-    /// is unset or empty. An unknown name, or a backend this CPU cannot run,
-    /// is an error (never a silent fallback).
+    /// is unset, empty or `auto`. An unknown name, or a backend this machine
+    /// cannot run, is an error (never a silent fallback).
     pub fn from_env() -> Result<Engine, EngineError> {
         match std::env::var("REDC_BACKEND") {
-            Ok(name) if !name.is_empty() => Engine::with_backend(Backend::parse(&name)?),
+            Ok(name) if !name.is_empty() && name != "auto" => Engine::with_backend(Backend::parse(&name)?),
             _ => Ok(Engine::detect()),
         }
     }
@@ -263,11 +309,13 @@ impl Engine {
         self.backend
     }
 
-    /// Exponentiations that run side by side on one core.
+    /// Exponentiations that run side by side: on one core for the CPU
+    /// backends, or the batch that fills the device.
     pub fn lanes(&self) -> usize {
-        match self.backend {
-            Backend::Scalar => 1,
-            Backend::Ifma => ifma::LANES,
+        match (&self.device, self.backend) {
+            (Some(d), _) => d.batch_size(),
+            (None, Backend::Ifma) => ifma::LANES,
+            (None, _) => 1,
         }
     }
 
@@ -280,36 +328,46 @@ impl Engine {
             Some(_) => ifma::Ctx::new(n),
             None => None,
         };
+        let device = match self.device {
+            Some(_) => DeviceCtx::new(n),
+            None => None,
+        };
         Ok(Prepared {
             n: n.clone(),
             scalar: scalar::Ctx::new(n),
             ifma,
+            device,
         })
     }
 
-    /// `base^exp mod n` for every job, in order, using all cores.
+    /// `base^exp mod n` for every job, in order, using all cores (and the
+    /// device of a [`Backend::Cuda`] engine).
     ///
     /// Jobs of one size class share lane groups; a group is partly filled
     /// when its class has fewer jobs than lanes. With [`Secrecy::Secret`]
     /// each group's work depends only on the sizes and the `exp_bits`
-    /// bounds, never on bases or exponents.
+    /// bounds, never on bases or exponents. A device failure fails the jobs
+    /// of its launch with [`EngineError::Device`].
     pub fn pow_batch(&self, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Result<Num, EngineError>> {
         let mut out: Vec<Result<Num, EngineError>> = jobs.iter().map(|j| check(j).map(|()| Num::zero())).collect();
-        let valid: Vec<usize> = (0..jobs.len()).filter(|&i| out[i].is_ok()).collect();
-        let groups = self.groups(jobs, &valid);
-        let results: Vec<Vec<(usize, Num)>> = groups
-            .par_iter()
-            .map(|group| {
-                group
-                    .jobs
-                    .iter()
-                    .copied()
-                    .zip(self.run_group(group, jobs, secrecy))
-                    .collect()
-            })
-            .collect();
-        for (i, x) in results.into_iter().flatten() {
-            out[i] = Ok(x);
+        let (on_device, on_cpu): (Vec<usize>, Vec<usize>) = (0..jobs.len())
+            .filter(|&i| out[i].is_ok())
+            .partition(|&i| self.device.is_some() && jobs[i].modulus.device.is_some());
+        let groups = self.groups(jobs, &on_cpu);
+        let (cpu, device) = rayon::join(
+            || {
+                groups
+                    .par_iter()
+                    .flat_map_iter(|group| {
+                        let results = self.run_group(group, jobs, secrecy);
+                        group.jobs.iter().copied().zip(results.into_iter().map(Ok))
+                    })
+                    .collect::<Vec<_>>()
+            },
+            || self.run_device(jobs, &on_device, secrecy),
+        );
+        for (i, x) in cpu.into_iter().chain(device) {
+            out[i] = x;
         }
         out
     }
@@ -365,6 +423,68 @@ impl Engine {
         out
     }
 
+    /// Run the jobs `on_device` (indices into `jobs`, each with a device
+    /// context) on the device: one [`DeviceBatch`] per digit class.
+    fn run_device(
+        &self,
+        jobs: &[PowJob<'_>],
+        on_device: &[usize],
+        secrecy: Secrecy,
+    ) -> Vec<(usize, Result<Num, EngineError>)> {
+        let Some(dev) = &self.device else {
+            return Vec::new();
+        };
+        let mut by_class: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
+        for &i in on_device {
+            if let Some(ctx) = &jobs[i].modulus.device {
+                by_class.entry(ctx.digits).or_default().push(i);
+            }
+        }
+        let mut out = Vec::with_capacity(on_device.len());
+        for (digits, members) in by_class {
+            let exp_bits = members
+                .iter()
+                .map(|&i| match secrecy {
+                    Secrecy::Secret => jobs[i].exp_bits,
+                    Secrecy::Public => jobs[i].exp.bits(),
+                })
+                .max()
+                .unwrap_or(0);
+            let exp_words = exp_bits.div_ceil(32).max(1);
+            let packed = Packed::new(jobs, &members, digits, exp_words);
+            let batch = DeviceBatch {
+                digits,
+                count: members.len(),
+                modulus: &packed.modulus,
+                n0inv: &packed.n0inv,
+                r2: &packed.r2,
+                base: &packed.base,
+                exp: &packed.exp,
+                exp_words,
+                exp_bits,
+                secrecy,
+            };
+            match dev.pow(&batch) {
+                Ok(words) if words.len() == members.len() * digits => out.extend(
+                    members
+                        .iter()
+                        .zip(words.chunks(digits))
+                        .map(|(&i, w)| (i, Ok(device::from_u32(w)))),
+                ),
+                Ok(words) => {
+                    let e = EngineError::Device(format!(
+                        "returned {} words for {} jobs of {digits} digits",
+                        words.len(),
+                        members.len()
+                    ));
+                    out.extend(members.iter().map(|&i| (i, Err(e.clone()))));
+                }
+                Err(e) => out.extend(members.iter().map(|&i| (i, Err(EngineError::Device(e.0.clone()))))),
+            }
+        }
+        out
+    }
+
     /// Split valid jobs into lane groups: same size class, at most
     /// [`Engine::lanes`] jobs each, in job order within a class.
     fn groups(&self, jobs: &[PowJob<'_>], valid: &[usize]) -> Vec<Group> {
@@ -387,11 +507,13 @@ impl Engine {
     }
 
     /// The size class of a modulus on this engine's backend: jobs of one
-    /// class can share a lane group. Moduli too large for the IFMA kernels
-    /// form their own class and run on the scalar products.
+    /// class can share a lane group (or a device launch). Moduli too large
+    /// for the IFMA kernels form their own class and run on the scalar
+    /// products.
     fn class_of(&self, p: &Prepared) -> usize {
-        match (&self.ifma, &p.ifma) {
-            (Some(_), Some(c)) => c.class(),
+        match (&self.device, &p.device, &self.ifma, &p.ifma) {
+            (Some(_), Some(d), _, _) => (1 << 32) | d.digits,
+            (_, _, Some(_), Some(c)) => c.class(),
             _ => usize::MAX - p.n.digits().len(),
         }
     }
@@ -406,6 +528,42 @@ impl Engine {
                 .map(|j| scalar::pow(&j.modulus.scalar, j.base, j.exp, j.exp_bits, secrecy))
                 .collect(),
         }
+    }
+}
+
+/// The jobs of one device class in the kernels' layout. Bases and
+/// exponents may be secrets: every buffer is wiped on drop.
+struct Packed {
+    modulus: Zeroizing<Vec<u32>>,
+    n0inv: Zeroizing<Vec<u32>>,
+    r2: Zeroizing<Vec<u32>>,
+    base: Zeroizing<Vec<u32>>,
+    exp: Zeroizing<Vec<u32>>,
+}
+
+impl Packed {
+    /// Pack `members` (indices into `jobs`, each with a device context of
+    /// `digits` digits; exponents below `2^(32 * exp_words)`).
+    fn new(jobs: &[PowJob<'_>], members: &[usize], digits: usize, exp_words: usize) -> Packed {
+        let mut p = Packed {
+            modulus: Zeroizing::new(Vec::with_capacity(members.len() * digits)),
+            n0inv: Zeroizing::new(Vec::with_capacity(members.len())),
+            r2: Zeroizing::new(Vec::with_capacity(members.len() * digits)),
+            base: Zeroizing::new(Vec::with_capacity(members.len() * digits)),
+            exp: Zeroizing::new(Vec::with_capacity(members.len() * exp_words)),
+        };
+        for &i in members {
+            let job = &jobs[i];
+            let ctx = job.modulus.device.as_ref().expect("members have device contexts");
+            p.modulus.extend_from_slice(&ctx.n);
+            p.n0inv.push(ctx.n0inv);
+            p.r2.extend_from_slice(&ctx.r2);
+            p.base
+                .extend_from_slice(&Zeroizing::new(device::to_u32(job.base, digits)));
+            p.exp
+                .extend_from_slice(&Zeroizing::new(device::to_u32(job.exp, exp_words)));
+        }
+        p
     }
 }
 

@@ -225,3 +225,68 @@ fn backend_names_and_errors() {
         Backend::Ifma.is_available()
     );
 }
+
+/// A device whose every launch fails.
+#[derive(Debug)]
+struct BrokenDevice;
+
+impl redc::engine::device::Device for BrokenDevice {
+    fn describe(&self) -> String {
+        "broken".to_owned()
+    }
+
+    fn pow(
+        &self,
+        _: &redc::engine::device::DeviceBatch<'_>,
+    ) -> Result<zeroize::Zeroizing<Vec<u32>>, redc::engine::device::DeviceError> {
+        Err(redc::engine::device::DeviceError("launch failed".to_owned()))
+    }
+}
+
+/// A failed launch fails the jobs of that launch only: moduli above the
+/// largest device class still run on the CPU.
+#[test]
+fn a_device_failure_fails_its_jobs_only() {
+    let engine = Engine::with_device(std::sync::Arc::new(BrokenDevice));
+    assert_eq!(engine.backend(), Backend::Cuda);
+    assert_eq!(engine.device().as_deref(), Some("broken"));
+    let cases = [job(1024, 64, 1), job(4200, 64, 2), job(4096, 64, 3)];
+    let jobs: Vec<Job> = cases
+        .iter()
+        .map(|(b, e, n)| Job {
+            base: to_nat(b),
+            exp: to_nat(e),
+            modulus: to_nat(n),
+        })
+        .collect();
+    let r = engine.modexp_batch(&jobs);
+    assert_eq!(r[0], Err(EngineError::Device("launch failed".into())));
+    assert_eq!(
+        to_big(r[1].as_ref().unwrap()),
+        cases[1].0.modpow(&cases[1].1, &cases[1].2)
+    );
+    assert_eq!(r[2], Err(EngineError::Device("launch failed".into())));
+}
+
+/// `cuda` names the registered device: without one it is an error naming
+/// how to get one, and after registration the backend is available.
+#[test]
+fn the_cuda_backend_needs_a_registered_device() {
+    assert_eq!(Backend::parse("cuda"), Ok(Backend::Cuda));
+    if !Backend::Cuda.is_available() {
+        let err = Engine::with_backend(Backend::Cuda).unwrap_err();
+        assert_eq!(err, EngineError::NoDevice);
+        assert!(err.to_string().contains("redc_cuda::install()"), "{err}");
+    }
+    redc::engine::device::register_device(std::sync::Arc::new(common::OracleDevice));
+    assert!(Backend::Cuda.is_available());
+    let engine = Engine::with_backend(Backend::Cuda).unwrap();
+    assert_eq!(engine.device().as_deref(), Some("num-bigint oracle"));
+    let (b, e, n) = job(2048, 100, 9);
+    let r = engine.modexp_batch(&[Job {
+        base: to_nat(&b),
+        exp: to_nat(&e),
+        modulus: to_nat(&n),
+    }]);
+    assert_eq!(to_big(r[0].as_ref().unwrap()), b.modpow(&e, &n));
+}

@@ -31,6 +31,7 @@ impl Engine {
         match self {
             Engine::Redc(Backend::Scalar) => RGBColor(120, 160, 220),
             Engine::Redc(Backend::Ifma) => RGBColor(20, 70, 160),
+            Engine::Redc(Backend::Cuda) => RGBColor(118, 185, 0),
             Engine::OpenSsl => RGBColor(200, 60, 50),
             Engine::Gmp => RGBColor(60, 150, 70),
         }

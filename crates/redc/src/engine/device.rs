@@ -76,6 +76,12 @@ pub trait Device: Send + Sync + core::fmt::Debug {
     /// each result below its modulus. The results may be secrets (CRT
     /// halves), hence wiped on drop.
     fn pow(&self, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError>;
+
+    /// Jobs per batch that keep the device busy: what a streaming
+    /// submitter collects before it launches ([`super::Engine::lanes`]).
+    fn batch_size(&self) -> usize {
+        4096
+    }
 }
 
 static REGISTERED: OnceLock<Arc<dyn Device>> = OnceLock::new();

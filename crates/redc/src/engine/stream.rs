@@ -285,7 +285,7 @@ impl Dispatcher {
     /// Run one lane group (one class, one secrecy, at most `lanes` checked
     /// jobs) on the pool and send each answer to its ticket.
     fn launch(&self, secrecy: Secrecy, group: Vec<Pending>) {
-        let engine = self.engine;
+        let engine = self.engine.clone();
         let token = Running::start(&self.running);
         self.pool.spawn(move || {
             let _token = token;

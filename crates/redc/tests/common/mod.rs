@@ -7,7 +7,10 @@
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
+use redc::engine::device::{Device, DeviceBatch, DeviceError};
 use redc::{Backend, Engine, Nat, Word};
+use std::sync::Arc;
+use zeroize::Zeroizing;
 
 /// An engine for every backend this CPU can run; each one it cannot run is
 /// named on stderr ("SKIPPED backend ifma: ...").
@@ -22,7 +25,50 @@ pub(crate) fn engines() -> Vec<Engine> {
     }
     // The detected engine also sends small classes to the scalar kernels.
     out.push(Engine::detect());
+    // The device path: packing, classes, and moduli too large for a device.
+    out.push(Engine::with_device(Arc::new(OracleDevice)));
     out
+}
+
+/// A device that computes with num-bigint and first checks every
+/// precondition of [`DeviceBatch`], so the engine's packing is tested
+/// against the contract the kernels rely on.
+#[derive(Debug)]
+pub(crate) struct OracleDevice;
+
+impl Device for OracleDevice {
+    fn describe(&self) -> String {
+        "num-bigint oracle".to_owned()
+    }
+
+    fn pow(&self, b: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        let (d, e) = (b.digits, b.exp_words);
+        assert!(redc::engine::device::DIGIT_CLASSES.contains(&d) && b.count > 0);
+        assert_eq!(b.modulus.len(), b.count * d);
+        assert_eq!(
+            (b.n0inv.len(), b.r2.len(), b.base.len()),
+            (b.count, b.count * d, b.count * d)
+        );
+        assert_eq!(b.exp.len(), b.count * e);
+        assert!(b.exp_bits <= 32 * e);
+        let big = |w: &[u32]| BigUint::from_slice(w);
+        let r = pow2(32 * d);
+        let mut out = Vec::with_capacity(b.count * d);
+        for j in 0..b.count {
+            let n = big(&b.modulus[j * d..(j + 1) * d]);
+            let (x, k) = (big(&b.base[j * d..(j + 1) * d]), big(&b.exp[j * e..(j + 1) * e]));
+            assert!(n.bit(0) && n >= BigUint::from(3u8) && n < r, "modulus");
+            assert_eq!(big(&b.r2[j * d..(j + 1) * d]), (&r * &r) % &n, "r2");
+            let low = u64::from(b.modulus[j * d]);
+            assert_eq!((low * u64::from(b.n0inv[j])) as u32, u32::MAX, "n0inv");
+            assert!(x < n, "base");
+            assert!(k.bits() as usize <= b.exp_bits, "exponent bound");
+            let mut digits = x.modpow(&k, &n).to_u32_digits();
+            digits.resize(d, 0);
+            out.extend(digits);
+        }
+        Ok(Zeroizing::new(out))
+    }
 }
 
 /// `x` as a `Nat<W>`, built from its little-endian digits.
