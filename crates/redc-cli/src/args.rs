@@ -316,7 +316,7 @@ pub(crate) struct ModexpArgs {
     /// Run the --batch on the batch engine: auto (the GPU if usable, else the fastest CPU backend),
     /// scalar, ifma or cuda. Without it (and without REDC_BACKEND) each line runs the reference
     /// modpow with --product, --schedule and --word.
-    #[arg(long, value_enum, value_name = "BACKEND", requires = "batch",
+    #[arg(long, value_enum, value_name = "BACKEND",
           conflicts_with_all = ["product", "schedule", "word"])]
     pub(crate) backend: Option<BackendArg>,
     /// Write the output (the result, or the batch answers) to FILE instead of
@@ -440,7 +440,7 @@ pub(crate) struct BenchArgs {
     #[arg(long, value_name = "BITS", value_delimiter = ',', num_args = 1..,
           value_parser = clap::value_parser!(u64).range(1024..=16384))]
     pub(crate) sizes: Vec<u64>,
-    /// The redc backends to measure: scalar, ifma, or all (every one this CPU can run).
+    /// The redc backends to measure: scalar, ifma, cuda, or all (every one this machine can run).
     #[arg(long, value_enum, default_value_t = BenchBackend::All)]
     pub(crate) backend: BenchBackend,
     /// Time per measurement in seconds, fractions allowed (OpenSSL takes whole seconds, at
@@ -474,7 +474,9 @@ pub(crate) enum BenchBackend {
     Scalar,
     /// AVX-512 IFMA, eight lanes (an error on a CPU without it).
     Ifma,
-    /// Every backend this CPU can run.
+    /// The GPU (an error without a CUDA build, a driver, a device or NVRTC).
+    Cuda,
+    /// Every backend this machine can run, the GPU included when usable.
     All,
 }
 

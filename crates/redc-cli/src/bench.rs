@@ -21,6 +21,7 @@ mod plot;
 mod report;
 
 use crate::args::{BenchArgs, BenchBackend};
+use crate::backend::BackendArg;
 use crate::failure::bad_input;
 use crate::output::Sink;
 use anyhow::{Context, anyhow};
@@ -78,7 +79,15 @@ impl Options {
                 Engine::with_backend(Backend::Ifma).map_err(|e| bad_input!("--backend ifma: {e}"))?;
                 vec![Backend::Ifma]
             }
-            BenchBackend::All => Backend::ALL.into_iter().filter(|b| b.is_available()).collect(),
+            BenchBackend::Cuda => {
+                crate::backend::engine(Some(BackendArg::Cuda))?;
+                vec![Backend::Cuda]
+            }
+            BenchBackend::All => {
+                // Registers the GPU when one is usable; `auto` never fails.
+                crate::backend::engine(Some(BackendArg::Auto))?;
+                Backend::ALL.into_iter().filter(|b| b.is_available()).collect()
+            }
         };
         Ok(Options {
             sizes,

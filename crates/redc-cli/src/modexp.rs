@@ -23,6 +23,11 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
         }
         return batch::run(path, a.output.as_deref(), opts, a.word, a.hex);
     }
+    if a.backend.is_some() {
+        return Err(bad_input!(
+            "--backend runs a --batch on the batch engine; it needs --batch"
+        ));
+    }
     let (Some(base), Some(exp), Some(modulus)) = (&a.base, &a.exp, &a.modulus) else {
         return Err(bad_input!("BASE, EXP and MOD are required without --batch"));
     };
