@@ -1,13 +1,199 @@
-//! placeholder until the runtime lands (replaced at merge)
-#![allow(missing_docs)]
-#[derive(Debug, thiserror::Error)]
+//! redc's CUDA backend: batches of modular exponentiations on an NVIDIA GPU,
+//! behind [`redc::engine::device::Device`].
+//!
+//! The papers take the products off the processor: to a dataflow engine
+//! (000_be478b6750af4540.txt §4) or to an FPGA filled with 320 small
+//! Montgomery cores (001_24b3bbce8c558126.txt). A GPU is today's
+//! equivalent: thousands of 32-bit multipliers, each thread (or a group of
+//! up to 32 threads) running one exponentiation of a batch.
+//!
+//! The kernels (`kernels/*.cuh`, `kernels/redc.cu`) are CUDA C++ compiled at
+//! run time by NVRTC for the device found, and the driver and NVRTC are
+//! loaded at run time too (cudarc with dynamic loading): a build with the
+//! `cuda` feature needs no CUDA toolkit, and runs, without a GPU, with a
+//! [`CudaError`] naming what is missing. Without the feature every entry
+//! point returns [`CudaError::NotBuilt`]. The same kernels run on the host
+//! in crate `redc-cuda-sim`, which tests their logic without a GPU.
+//!
+//! Use: [`install`] once (the engine's `Backend::Cuda` and `REDC_BACKEND=cuda`
+//! then run on the GPU), or [`Gpu::open`] and hand the [`Gpu`] to
+//! `Engine::with_device`. [`probe`] says cheaply whether a GPU can be used.
+
+pub mod count;
+
+mod ceiling;
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+mod layout;
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+mod plan;
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+mod source;
+
+#[cfg(not(feature = "cuda"))]
+mod disabled;
+#[cfg(feature = "cuda")]
+mod enabled;
+#[cfg(not(feature = "cuda"))]
+use disabled as imp;
+#[cfg(feature = "cuda")]
+use enabled as imp;
+
+pub use ceiling::{INSTRUCTIONS_PER_PRODUCT, INT32_MULTIPLIES_PER_SM_CLOCK, ceiling};
+
+use redc::engine::device::{Device, DeviceBatch, DeviceError, register_device};
+use std::sync::{Arc, OnceLock};
+use zeroize::Zeroizing;
+
+/// Why the GPU cannot be used, naming what is missing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CudaError {
-    #[error("this redc was built without CUDA support; rebuild with `cargo build --release -p redc-cli --features cuda`")]
+    /// The crate was built without the `cuda` feature.
+    #[error(
+        "this redc was built without CUDA support; rebuild with `cargo build --release -p redc-cli --features cuda`"
+    )]
     NotBuilt,
+    /// The NVIDIA driver library (`libcuda.so.1`) is missing or `cuInit` failed.
+    #[error("no CUDA driver: {0}")]
+    NoDriver(String),
+    /// The driver is there but offers no usable GPU.
+    #[error("no usable GPU: {0}")]
+    NoDevice(String),
+    /// The runtime compiler library (`libnvrtc`) is missing.
+    #[error(
+        "NVRTC (the CUDA runtime compiler) not found: install the CUDA toolkit's libnvrtc or add its directory to LD_LIBRARY_PATH (tried {0})"
+    )]
+    NoNvrtc(String),
+    /// NVRTC rejected the kernels: its log.
+    #[error("NVRTC could not compile the kernels: {0}")]
+    Compile(String),
+    /// A bad `REDC_CUDA_THREADS` setting.
+    #[error("bad CUDA configuration: {0}")]
+    Config(String),
+    /// A driver call failed (named in the message).
+    #[error("CUDA: {0}")]
+    Device(String),
 }
+
+impl From<CudaError> for DeviceError {
+    fn from(e: CudaError) -> DeviceError {
+        DeviceError(e.to_string())
+    }
+}
+
+/// What the driver says about a GPU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// The product name, e.g. `NVIDIA H200`.
+    pub name: String,
+    /// Streaming multiprocessors.
+    pub sm_count: u32,
+    /// Compute capability, major part (9 for sm_90).
+    pub cc_major: u32,
+    /// Compute capability, minor part.
+    pub cc_minor: u32,
+    /// The peak SM clock in kHz.
+    pub clock_khz: u32,
+}
+
+impl DeviceInfo {
+    /// One line, e.g. `NVIDIA H200 (sm_90, 132 SMs, 1980 MHz)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} (sm_{}{}, {} SMs, {} MHz)",
+            self.name,
+            self.cc_major,
+            self.cc_minor,
+            self.sm_count,
+            self.clock_khz / 1000
+        )
+    }
+}
+
+/// Open the GPU and register it as the process-wide device of
+/// `Backend::Cuda`. Idempotent: the first call does the work (probing,
+/// compiling the kernels: seconds) and later calls return its result.
+/// Fails if another device was registered first.
 pub fn install() -> Result<(), CudaError> {
-    Err(CudaError::NotBuilt)
+    static INSTALLED: OnceLock<Result<(), CudaError>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            let gpu = Gpu::open()?;
+            let description = gpu.describe();
+            if register_device(Arc::new(gpu)) {
+                Ok(())
+            } else {
+                Err(CudaError::Device(format!(
+                    "another device was registered before {description}"
+                )))
+            }
+        })
+        .clone()
 }
+
+/// The description of the GPU [`Gpu::open`] would use, found cheaply (no
+/// context, no compilation): what `auto` backends ask before choosing it.
+/// Fails like [`Gpu::open`] when the driver, a GPU of compute capability
+/// 7.0 or newer, or NVRTC is missing.
 pub fn probe() -> Result<String, CudaError> {
-    Err(CudaError::NotBuilt)
+    imp::probe().map(|info| info.describe())
+}
+
+/// GPU 0, its kernels compiled for its architecture, ready to run batches.
+#[derive(Debug)]
+pub struct Gpu {
+    runtime: imp::Runtime,
+}
+
+impl Gpu {
+    /// Open GPU 0 and compile the kernels of the plan (the default schedule
+    /// per size class, or `REDC_CUDA_THREADS`, e.g. `64:8,32:1` or `8`).
+    pub fn open() -> Result<Gpu, CudaError> {
+        imp::Runtime::open().map(|runtime| Gpu { runtime })
+    }
+
+    /// What the driver says about the GPU.
+    pub fn info(&self) -> DeviceInfo {
+        self.runtime.info().clone()
+    }
+
+    /// Like [`Device::pow`] with `threads` threads per number (one of 1, 4,
+    /// 8, 16, 32 dividing `batch.digits`) instead of the plan's: to test or
+    /// measure each schedule. The first use of a schedule outside the plan
+    /// compiles its kernels.
+    pub fn pow_with(&self, threads: usize, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        self.runtime.pow(Some(threads), batch)
+    }
+}
+
+impl Device for Gpu {
+    fn describe(&self) -> String {
+        self.runtime.info().describe()
+    }
+
+    fn pow(&self, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        self.runtime.pow(None, batch)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_name_the_architecture() {
+        let info = DeviceInfo {
+            name: "NVIDIA H200".into(),
+            sm_count: 132,
+            cc_major: 9,
+            cc_minor: 0,
+            clock_khz: 1_980_000,
+        };
+        assert_eq!(info.describe(), "NVIDIA H200 (sm_90, 132 SMs, 1980 MHz)");
+    }
+
+    #[test]
+    fn errors_convert_to_device_errors_with_their_message() {
+        let e = CudaError::Device("cuLaunchKernel: out of resources".into());
+        assert_eq!(DeviceError::from(e).0, "CUDA: cuLaunchKernel: out of resources");
+    }
 }

@@ -1,0 +1,34 @@
+//! The runtime of a build without the `cuda` feature: every entry point
+//! fails with [`CudaError::NotBuilt`], and no [`Runtime`] can exist.
+
+use crate::{CudaError, DeviceInfo};
+use redc::engine::device::{DeviceBatch, DeviceError};
+use zeroize::Zeroizing;
+
+/// Fails: no GPU support was built.
+pub(crate) fn probe() -> Result<DeviceInfo, CudaError> {
+    Err(CudaError::NotBuilt)
+}
+
+/// Uninhabited: without the feature no GPU is ever opened.
+#[derive(Debug)]
+pub(crate) enum Runtime {}
+
+impl Runtime {
+    /// Fails: no GPU support was built.
+    pub(crate) fn open() -> Result<Runtime, CudaError> {
+        Err(CudaError::NotBuilt)
+    }
+
+    pub(crate) fn info(&self) -> &DeviceInfo {
+        match *self {}
+    }
+
+    pub(crate) fn pow(
+        &self,
+        _threads: Option<usize>,
+        _batch: &DeviceBatch<'_>,
+    ) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        match *self {}
+    }
+}

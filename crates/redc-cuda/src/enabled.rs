@@ -1,0 +1,518 @@
+//! The runtime of a build with the `cuda` feature: GPU 0 through cudarc,
+//! the kernels compiled by NVRTC, batches cut into launches that overlap
+//! their copies with other launches' kernels on a few streams.
+//!
+//! cudarc panics when it cannot load `libcuda` or `libnvrtc`, so both are
+//! probed before its first call, and their absence becomes a [`CudaError`].
+
+use crate::layout::{self, Layout};
+use crate::plan::{self, BLOCK_THREADS, Plan};
+use crate::{CudaError, DeviceInfo, source};
+use cudarc::driver::sys::{CUdevice_attribute, CUresult};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PinnedHostSlice,
+    PushKernelArg, result,
+};
+use cudarc::nvrtc::{self, CompileError, CompileOptions};
+use redc::Secrecy;
+use redc::engine::device::{DeviceBatch, DeviceError};
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, PoisonError};
+use zeroize::{Zeroize, Zeroizing};
+
+/// Streams a batch's launches rotate over: while one launch computes, the
+/// next one's inputs and the previous one's results cross the bus.
+const LANES: usize = 3;
+
+/// The oldest compute capability the kernels support (warp shuffles with
+/// masks, independent thread scheduling).
+const MIN_CC_MAJOR: u32 = 7;
+
+/// A driver error as a [`CudaError::Device`] naming the failed call.
+fn driver(call: &'static str) -> impl FnOnce(DriverError) -> CudaError {
+    move |e| CudaError::Device(format!("{call}: {e}"))
+}
+
+/// A driver error as a [`DeviceError`] naming the failed call.
+fn device(call: &'static str) -> impl FnOnce(DriverError) -> DeviceError {
+    move |e| DeviceError(format!("CUDA: {call}: {e}"))
+}
+
+/// The library names cudarc tries for `lib` (`cuda`, `nvrtc`), each once.
+fn candidates(lib: &str) -> String {
+    let mut names = cudarc::get_lib_name_candidates(lib);
+    let mut seen = std::collections::HashSet::new();
+    names.retain(|name| seen.insert(name.clone()));
+    names.join(", ")
+}
+
+/// Whether the driver library loads, else [`CudaError::NoDriver`].
+fn driver_library() -> Result<(), CudaError> {
+    #[allow(unsafe_code)]
+    // SAFETY: loads (and unloads) the library by name, running its
+    // initialisers, which is what cudarc's own first call does.
+    let present = unsafe { cudarc::driver::sys::is_culib_present() };
+    if present {
+        Ok(())
+    } else {
+        Err(CudaError::NoDriver(format!(
+            "the NVIDIA driver library libcuda.so.1 is not installed (tried {})",
+            candidates("cuda")
+        )))
+    }
+}
+
+/// Whether the NVRTC library loads, else [`CudaError::NoNvrtc`].
+fn nvrtc_library() -> Result<(), CudaError> {
+    #[allow(unsafe_code)]
+    // SAFETY: as in `driver_library`.
+    let present = unsafe { nvrtc::sys::is_culib_present() };
+    if present {
+        Ok(())
+    } else {
+        Err(CudaError::NoNvrtc(candidates("nvrtc")))
+    }
+}
+
+/// Device 0's description after checking, in order: the driver library,
+/// `cuInit`, a device, compute capability 7.0 or newer, NVRTC. Creates no
+/// context.
+pub(crate) fn probe() -> Result<DeviceInfo, CudaError> {
+    driver_library()?;
+    result::init().map_err(|e| match e.0 {
+        CUresult::CUDA_ERROR_NO_DEVICE => CudaError::NoDevice(format!("cuInit: {e}")),
+        _ => CudaError::NoDriver(format!("cuInit: {e}")),
+    })?;
+    let count = result::device::get_count().map_err(driver("cuDeviceGetCount"))?;
+    if count < 1 {
+        return Err(CudaError::NoDevice("the CUDA driver sees no GPU".to_owned()));
+    }
+    let dev = result::device::get(0).map_err(driver("cuDeviceGet"))?;
+    let attribute = |attribute: CUdevice_attribute| -> Result<u32, CudaError> {
+        #[allow(unsafe_code)]
+        // SAFETY: `dev` is a device handle the driver just returned.
+        let value = unsafe { result::device::get_attribute(dev, attribute) }.map_err(driver("cuDeviceGetAttribute"))?;
+        u32::try_from(value).map_err(|_| CudaError::Device(format!("cuDeviceGetAttribute({attribute:?}) = {value}")))
+    };
+    let info = DeviceInfo {
+        name: result::device::get_name(dev).map_err(driver("cuDeviceGetName"))?,
+        sm_count: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        cc_major: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+        cc_minor: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+        clock_khz: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)?,
+    };
+    if info.cc_major < MIN_CC_MAJOR {
+        return Err(CudaError::NoDevice(format!(
+            "{} is older than sm_{MIN_CC_MAJOR}0, which the kernels need",
+            info.describe()
+        )));
+    }
+    nvrtc_library()?;
+    Ok(info)
+}
+
+/// The kernels of `entries` (`(threads, digits)` pairs) compiled by NVRTC
+/// into PTX for compute capability `major.minor`: the device's own
+/// virtual architecture, which the driver turns into its machine code when
+/// loading the module. NVRTC must be present ([`nvrtc_library`]).
+fn compile(entries: &[(usize, usize)], major: u32, minor: u32) -> Result<nvrtc::Ptx, CudaError> {
+    let src = source::kernel_source(entries).map_err(CudaError::Compile)?;
+    let options = CompileOptions {
+        // Functions and variables without `__device__` are device code too:
+        // the headers are shared with the host build.
+        options: vec![
+            format!("--gpu-architecture=compute_{major}{minor}"),
+            "-default-device".to_owned(),
+        ],
+        name: Some("redc.cu".to_owned()),
+        ..CompileOptions::default()
+    };
+    nvrtc::compile_ptx_with_opts(src, options).map_err(|e| match e {
+        CompileError::CompileError { log, .. } => CudaError::Compile(log.to_string_lossy().into_owned()),
+        other => CudaError::Compile(format!("{other:?}")),
+    })
+}
+
+/// One compiled kernel and the jobs that fill every SM once with it.
+#[derive(Debug)]
+struct Kernel {
+    function: CudaFunction,
+    wave: usize,
+}
+
+/// The secret and public kernels of one `(threads, digits)`.
+#[derive(Debug)]
+struct Kernels {
+    secret: Kernel,
+    public: Kernel,
+}
+
+/// A stream with its staging buffers (pinned host memory and device
+/// memory, grown on demand and kept between batches) and the jobs whose
+/// results are in flight on it.
+#[derive(Debug)]
+struct Lane {
+    stream: Arc<CudaStream>,
+    staging: Option<Staging>,
+    pending: Option<Range<usize>>,
+}
+
+#[derive(Debug)]
+struct Staging {
+    host_in: PinnedHostSlice<u32>,
+    host_out: PinnedHostSlice<u32>,
+    dev_in: CudaSlice<u32>,
+    dev_out: CudaSlice<u32>,
+}
+
+/// GPU 0 with its context, compiled kernels and lanes.
+#[derive(Debug)]
+pub(crate) struct Runtime {
+    info: DeviceInfo,
+    ctx: Arc<CudaContext>,
+    plan: Plan,
+    kernels: Mutex<HashMap<(usize, usize), Arc<Kernels>>>,
+    lanes: Mutex<Vec<Lane>>,
+}
+
+impl Runtime {
+    /// Probe, create the context and the streams, compile the plan's
+    /// kernels.
+    pub(crate) fn open() -> Result<Runtime, CudaError> {
+        let info = probe()?;
+        let plan = Plan::from_env()?;
+        let ctx = CudaContext::new(0).map_err(driver("cuDevicePrimaryCtxRetain (device 0)"))?;
+        let lanes = (0..LANES)
+            .map(|_| {
+                let stream = ctx.new_stream().map_err(driver("cuStreamCreate"))?;
+                Ok(Lane {
+                    stream,
+                    staging: None,
+                    pending: None,
+                })
+            })
+            .collect::<Result<Vec<_>, CudaError>>()?;
+        let runtime = Runtime {
+            info,
+            ctx,
+            plan,
+            kernels: Mutex::new(HashMap::new()),
+            lanes: Mutex::new(lanes),
+        };
+        let entries = runtime.plan.entries();
+        let module = runtime.module(&entries)?;
+        for (threads, digits) in entries {
+            let kernels = runtime.load(&module, threads, digits)?;
+            runtime
+                .kernels
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert((threads, digits), Arc::new(kernels));
+        }
+        Ok(runtime)
+    }
+
+    pub(crate) fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// The kernels of `entries` (`(threads, digits)` pairs), compiled in
+    /// one NVRTC program for this device's architecture and loaded.
+    fn module(&self, entries: &[(usize, usize)]) -> Result<Arc<CudaModule>, CudaError> {
+        let ptx = compile(entries, self.info.cc_major, self.info.cc_minor)?;
+        self.ctx.load_module(ptx).map_err(driver("cuModuleLoadData"))
+    }
+
+    /// The secret and public kernels of `(threads, digits)` from `module`,
+    /// with their waves.
+    fn load(&self, module: &Arc<CudaModule>, threads: usize, digits: usize) -> Result<Kernels, CudaError> {
+        let kernel = |secrecy: Secrecy| -> Result<Kernel, CudaError> {
+            let name = plan::entry_name(threads, digits, secrecy);
+            let function = module
+                .load_function(&name)
+                .map_err(|e| CudaError::Device(format!("cuModuleGetFunction({name}): {e}")))?;
+            let blocks = function
+                .occupancy_max_active_blocks_per_multiprocessor(BLOCK_THREADS as u32, 0, None)
+                .map_err(driver("cuOccupancyMaxActiveBlocksPerMultiprocessor"))?;
+            if blocks == 0 {
+                return Err(CudaError::Device(format!(
+                    "{name} cannot run {BLOCK_THREADS} threads per block"
+                )));
+            }
+            let wave = self.info.sm_count as usize * blocks as usize * (BLOCK_THREADS / threads);
+            Ok(Kernel { function, wave })
+        };
+        Ok(Kernels {
+            secret: kernel(Secrecy::Secret)?,
+            public: kernel(Secrecy::Public)?,
+        })
+    }
+
+    /// The kernels of `(threads, digits)`, compiled now if not yet.
+    fn kernels(&self, threads: usize, digits: usize) -> Result<Arc<Kernels>, CudaError> {
+        let mut cache = self.kernels.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(kernels) = cache.get(&(threads, digits)) {
+            return Ok(Arc::clone(kernels));
+        }
+        let kernels = Arc::new(self.load(&self.module(&[(threads, digits)])?, threads, digits)?);
+        cache.insert((threads, digits), Arc::clone(&kernels));
+        Ok(kernels)
+    }
+
+    /// `base^exp mod n` for every job of `batch`, `threads` threads per
+    /// number (`None`: the plan's). Afterwards every lane is idle, and for
+    /// a secret batch its staging memory, host and device, is zero.
+    pub(crate) fn pow(
+        &self,
+        threads: Option<usize>,
+        batch: &DeviceBatch<'_>,
+    ) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        layout::check(batch)?;
+        // The plan has every class, and no kernel has 0 threads.
+        let threads = threads.or(self.plan.threads(batch.digits)).unwrap_or(0);
+        if !plan::is_valid(threads, batch.digits) {
+            return Err(DeviceError(format!(
+                "no kernel runs {} digits on {threads} threads per number",
+                batch.digits
+            )));
+        }
+        let mut out = Zeroizing::new(vec![0u32; batch.count * batch.digits]);
+        if batch.count == 0 {
+            return Ok(out);
+        }
+        let kernels = self.kernels(threads, batch.digits)?;
+        let kernel = match batch.secrecy {
+            Secrecy::Secret => &kernels.secret,
+            Secrecy::Public => &kernels.public,
+        };
+        let mut lanes = self.lanes.lock().unwrap_or_else(PoisonError::into_inner);
+        let run = self.run(&mut lanes, kernel, threads, batch, &mut out);
+        let settled = settle(&mut lanes, batch.secrecy);
+        run.and(settled)?;
+        Ok(out)
+    }
+
+    /// Launch after launch of [`plan::chunk_jobs`] jobs, round robin over
+    /// the lanes; a lane's previous results are collected into `out`
+    /// before it takes the next launch, and all of them at the end.
+    fn run(
+        &self,
+        lanes: &mut [Lane],
+        kernel: &Kernel,
+        threads: usize,
+        batch: &DeviceBatch<'_>,
+        out: &mut [u32],
+    ) -> Result<(), DeviceError> {
+        let chunk = plan::chunk_jobs(batch.count, kernel.wave);
+        let largest = Layout {
+            jobs: chunk,
+            digits: batch.digits,
+            exp_words: batch.exp_words,
+        };
+        for (index, start) in (0..batch.count).step_by(chunk).enumerate() {
+            let lane = &mut lanes[index % lanes.len()];
+            lane.collect(batch.digits, out)?;
+            let staging = match lane.staging.take() {
+                Some(staging) if staging.fits(&largest) => staging,
+                old => {
+                    drop(old);
+                    Staging::new(&self.ctx, &lane.stream, &largest)?
+                }
+            };
+            let staging = lane.staging.insert(staging);
+            let jobs = start..batch.count.min(start + chunk);
+            submit(&lane.stream, staging, kernel, threads, batch, jobs.clone())?;
+            lane.pending = Some(jobs);
+        }
+        lanes.iter_mut().try_for_each(|lane| lane.collect(batch.digits, out))
+    }
+}
+
+impl Lane {
+    /// Wait for this lane's launch, if any, and copy its results into
+    /// their place in `out` (`digits` words per job).
+    fn collect(&mut self, digits: usize, out: &mut [u32]) -> Result<(), DeviceError> {
+        let (Some(jobs), Some(staging)) = (self.pending.take(), self.staging.as_ref()) else {
+            return Ok(());
+        };
+        self.stream.synchronize().map_err(device("cuStreamSynchronize"))?;
+        let results = staging.host_out.as_slice().map_err(device("cuEventSynchronize"))?;
+        out[jobs.start * digits..jobs.end * digits].copy_from_slice(&results[..jobs.len() * digits]);
+        Ok(())
+    }
+}
+
+impl Staging {
+    /// Zeroed buffers for launches of up to `layout`'s size on `stream`.
+    fn new(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, layout: &Layout) -> Result<Staging, DeviceError> {
+        let (input, output) = (layout.input_words(), layout.output_words());
+        Ok(Staging {
+            host_in: pinned(ctx, input)?,
+            host_out: pinned(ctx, output)?,
+            dev_in: stream.alloc_zeros(input).map_err(device("cuMemAlloc"))?,
+            dev_out: stream.alloc_zeros(output).map_err(device("cuMemAlloc"))?,
+        })
+    }
+
+    /// Whether launches of `layout`'s size fit.
+    fn fits(&self, layout: &Layout) -> bool {
+        self.host_in.len() >= layout.input_words() && self.host_out.len() >= layout.output_words()
+    }
+}
+
+/// `len` words of zeroed page-locked host memory.
+fn pinned(ctx: &Arc<CudaContext>, len: usize) -> Result<PinnedHostSlice<u32>, DeviceError> {
+    #[allow(unsafe_code)]
+    // SAFETY: the memory is uninitialised until `write_bytes` zeroes all
+    // `len` words through the raw pointer; no reference is formed before.
+    unsafe {
+        let mut memory = ctx
+            .alloc_pinned_with_flags::<u32>(len, 0)
+            .map_err(device("cuMemHostAlloc"))?;
+        let ptr = memory.as_mut_ptr().map_err(device("cuEventSynchronize"))?;
+        std::ptr::write_bytes(ptr, 0, len);
+        Ok(memory)
+    }
+}
+
+/// Queue jobs `jobs` of `batch` on `stream`: pack them into the pinned
+/// input, copy it to the device, launch `kernel`, copy the results back
+/// into the pinned output. Asynchronous: the results are in
+/// `staging.host_out` once the stream is synchronised. The stream must be
+/// idle and `staging` large enough for the jobs.
+fn submit(
+    stream: &Arc<CudaStream>,
+    staging: &mut Staging,
+    kernel: &Kernel,
+    threads: usize,
+    batch: &DeviceBatch<'_>,
+    jobs: Range<usize>,
+) -> Result<(), DeviceError> {
+    let layout = Layout {
+        jobs: jobs.len(),
+        digits: batch.digits,
+        exp_words: batch.exp_words,
+    };
+    let (input, output) = (layout.input_words(), layout.output_words());
+    let too_small = || DeviceError(format!("staging smaller than {input} + {output} words"));
+    let host_in = staging.host_in.as_mut_slice().map_err(device("cuEventSynchronize"))?;
+    let host_in = host_in.get_mut(..input).ok_or_else(too_small)?;
+    layout::pack(batch, jobs, host_in);
+    // The pinned memory is passed as a plain slice (cudarc's pinned type
+    // copies only whole buffers); the driver still sees page-locked memory
+    // and copies asynchronously, and nothing touches it before the stream
+    // is synchronised.
+    let mut dev_in = staging.dev_in.try_slice_mut(..input).ok_or_else(too_small)?;
+    stream
+        .memcpy_htod(&*host_in, &mut dev_in)
+        .map_err(device("cuMemcpyHtoDAsync"))?;
+
+    let [modulus, n0inv, r2, base, exp] = layout.sections().map(|range| staging.dev_in.try_slice(range));
+    let (Some(modulus), Some(n0inv), Some(r2), Some(base), Some(exp)) = (modulus, n0inv, r2, base, exp) else {
+        return Err(too_small());
+    };
+    let u32_of = |x: usize| u32::try_from(x).map_err(|_| DeviceError(format!("{x} exceeds a kernel parameter")));
+    let (count, exp_words, exp_bits) = (u32_of(layout.jobs)?, u32_of(batch.exp_words)?, u32_of(batch.exp_bits)?);
+    let config = LaunchConfig {
+        grid_dim: (u32_of((layout.jobs * threads).div_ceil(BLOCK_THREADS))?, 1, 1),
+        block_dim: (BLOCK_THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let mut launch = stream.launch_builder(&kernel.function);
+    launch.arg(&modulus).arg(&n0inv).arg(&r2).arg(&base).arg(&exp);
+    launch
+        .arg(&mut staging.dev_out)
+        .arg(&count)
+        .arg(&exp_words)
+        .arg(&exp_bits);
+    #[allow(unsafe_code)]
+    // SAFETY: the arguments match the kernel ABI (five input arrays of
+    // `count` jobs, the output array, then count, exp_words, exp_bits),
+    // every array holds `count` jobs' words, and the grid covers
+    // `count * threads` threads (the surplus of the last block computes on
+    // the last job and does not write).
+    unsafe { launch.launch(config) }.map_err(device("cuLaunchKernel"))?;
+
+    let dev_out = staging.dev_out.try_slice(..output).ok_or_else(too_small)?;
+    let host_out = staging.host_out.as_mut_slice().map_err(device("cuEventSynchronize"))?;
+    let host_out = host_out.get_mut(..output).ok_or_else(too_small)?;
+    stream
+        .memcpy_dtoh(&dev_out, host_out)
+        .map_err(device("cuMemcpyDtoHAsync"))
+}
+
+/// Wait for every lane and drop their pending results (a failed batch
+/// leaves some); for a secret batch, zero their staging memory on the
+/// device and the host.
+fn settle(lanes: &mut [Lane], secrecy: Secrecy) -> Result<(), DeviceError> {
+    for lane in lanes {
+        lane.pending = None;
+        let Some(staging) = lane.staging.as_mut() else { continue };
+        if secrecy == Secrecy::Secret {
+            lane.stream
+                .memset_zeros(&mut staging.dev_in)
+                .map_err(device("cuMemsetD8Async"))?;
+            lane.stream
+                .memset_zeros(&mut staging.dev_out)
+                .map_err(device("cuMemsetD8Async"))?;
+        }
+        lane.stream.synchronize().map_err(device("cuStreamSynchronize"))?;
+        if secrecy == Secrecy::Secret {
+            staging
+                .host_in
+                .as_mut_slice()
+                .map_err(device("cuEventSynchronize"))?
+                .zeroize();
+            staging
+                .host_out
+                .as_mut_slice()
+                .map_err(device("cuEventSynchronize"))?
+                .zeroize();
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel compiles for the oldest and the newest architecture
+    /// the runtime targets, where NVRTC is installed (no GPU needed).
+    #[test]
+    fn every_kernel_compiles_where_nvrtc_is_installed() {
+        if let Err(e) = nvrtc_library() {
+            #[allow(clippy::print_stdout)]
+            {
+                println!("SKIPPED: {e}");
+            }
+            return;
+        }
+        let entries: Vec<(usize, usize)> = plan::valid_pairs().collect();
+        for (major, minor) in [(7, 0), (9, 0)] {
+            let ptx = compile(&entries, major, minor).unwrap_or_else(|e| panic!("sm_{major}{minor}: {e}"));
+            let ptx = ptx.to_src();
+            for &(threads, digits) in &entries {
+                for secrecy in [Secrecy::Secret, Secrecy::Public] {
+                    let name = plan::entry_name(threads, digits, secrecy);
+                    assert!(
+                        ptx.contains(&format!(".entry {name}(")),
+                        "{name} missing for sm_{major}{minor}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// NVRTC's refusal (here of an architecture it does not know) is an
+    /// error, not a panic.
+    #[test]
+    fn nvrtc_refusals_are_compile_errors() {
+        if nvrtc_library().is_err() {
+            return;
+        }
+        let err = compile(&[(1, 16)], 1, 0).unwrap_err();
+        assert!(matches!(err, CudaError::Compile(_)), "{err:?}");
+    }
+}

@@ -1,0 +1,225 @@
+//! Which kernel runs each size class: `T` threads per number (one thread
+//! holding the whole number, or a group of `T` sharing its digits), and how
+//! a batch is cut into launches.
+//!
+//! The defaults are NOT measured yet: one thread per number up to 1024 bits
+//! (registers hold the whole number), groups of 8 above (a 4096-bit number
+//! in one thread would spill). `REDC_CUDA_THREADS` overrides them, to
+//! measure both schedules on a real device.
+
+use crate::CudaError;
+use redc::Secrecy;
+use redc::engine::device::DIGIT_CLASSES;
+
+/// The schedules the kernels implement: threads per number.
+pub(crate) const SCHEDULES: [usize; 5] = [1, 4, 8, 16, 32];
+
+/// Threads per block of every launch: a multiple of 32 (a warp) and of
+/// every schedule, small enough for several blocks per SM.
+pub(crate) const BLOCK_THREADS: usize = 128;
+
+/// The environment variable overriding the default schedules.
+pub(crate) const ENV: &str = "REDC_CUDA_THREADS";
+
+/// Whether a kernel `redc_pow_t{threads}_n{digits}_*` exists.
+pub(crate) fn is_valid(threads: usize, digits: usize) -> bool {
+    SCHEDULES.contains(&threads) && DIGIT_CLASSES.contains(&digits) && digits.is_multiple_of(threads)
+}
+
+/// Every `(threads, digits)` with a kernel.
+#[cfg(test)]
+pub(crate) fn valid_pairs() -> impl Iterator<Item = (usize, usize)> {
+    DIGIT_CLASSES.into_iter().flat_map(|n| {
+        SCHEDULES
+            .into_iter()
+            .filter(move |&t| is_valid(t, n))
+            .map(move |t| (t, n))
+    })
+}
+
+/// The kernel's name, `redc_pow_t{T}_n{N}_{s|p}` (`s` for secrets).
+pub(crate) fn entry_name(threads: usize, digits: usize, secrecy: Secrecy) -> String {
+    let kind = match secrecy {
+        Secrecy::Secret => 's',
+        Secrecy::Public => 'p',
+    };
+    format!("redc_pow_t{threads}_n{digits}_{kind}")
+}
+
+/// Threads per number for each class of [`DIGIT_CLASSES`] (same order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plan {
+    threads: [usize; DIGIT_CLASSES.len()],
+}
+
+impl Plan {
+    /// The unmeasured default: 1 thread per number up to 32 digits, 8 above.
+    pub(crate) fn default_plan() -> Plan {
+        Plan {
+            threads: DIGIT_CLASSES.map(|n| if n <= 32 { 1 } else { 8 }),
+        }
+    }
+
+    /// The default with `REDC_CUDA_THREADS` applied, if set.
+    pub(crate) fn from_env() -> Result<Plan, CudaError> {
+        match std::env::var(ENV) {
+            Ok(spec) => Plan::parse(&spec).map_err(|e| CudaError::Config(format!("{ENV}={spec:?}: {e}"))),
+            Err(std::env::VarError::NotPresent) => Ok(Plan::default_plan()),
+            Err(e) => Err(CudaError::Config(format!("{ENV}: {e}"))),
+        }
+    }
+
+    /// The default changed by `spec`: either one number `T` (every class
+    /// takes the largest schedule `<= T` dividing its digit count), or a
+    /// list `N:T,N:T` of classes and exact schedules (other classes keep
+    /// the default). Spaces are allowed around the items.
+    pub(crate) fn parse(spec: &str) -> Result<Plan, String> {
+        let mut plan = Plan::default_plan();
+        let spec = spec.trim();
+        if !spec.contains(':') {
+            let cap = parse_number(spec)?;
+            for (slot, n) in plan.threads.iter_mut().zip(DIGIT_CLASSES) {
+                *slot = SCHEDULES
+                    .into_iter()
+                    .filter(|&t| t <= cap && is_valid(t, n))
+                    .max()
+                    .ok_or_else(|| format!("no schedule of at most {cap} threads (schedules: {SCHEDULES:?})"))?;
+            }
+            return Ok(plan);
+        }
+        for item in spec.split(',') {
+            let (digits, threads) = item.split_once(':').ok_or_else(|| format!("{item:?} is not N:T"))?;
+            let (digits, threads) = (parse_number(digits)?, parse_number(threads)?);
+            let class = DIGIT_CLASSES
+                .iter()
+                .position(|&n| n == digits)
+                .ok_or_else(|| format!("{digits} digits is not a class (classes: {DIGIT_CLASSES:?})"))?;
+            if !is_valid(threads, digits) {
+                return Err(format!(
+                    "no kernel runs {digits} digits on {threads} threads per number"
+                ));
+            }
+            plan.threads[class] = threads;
+        }
+        Ok(plan)
+    }
+
+    /// Threads per number for `digits`, a class of [`DIGIT_CLASSES`].
+    pub(crate) fn threads(&self, digits: usize) -> Option<usize> {
+        DIGIT_CLASSES
+            .iter()
+            .position(|&n| n == digits)
+            .map(|class| self.threads[class])
+    }
+
+    /// `(threads, digits)` of every class.
+    pub(crate) fn entries(&self) -> Vec<(usize, usize)> {
+        self.threads.into_iter().zip(DIGIT_CLASSES).collect()
+    }
+}
+
+fn parse_number(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{:?} is not a number", text.trim()))
+}
+
+/// Jobs per launch for a batch of `count` jobs when `wave` jobs fill every
+/// SM once: the batch cut into `ceil(count / wave)` launches of nearly
+/// equal size (at least one job each), so that the last one is not a
+/// nearly empty wave. `wave` must be at least 1.
+pub(crate) fn chunk_jobs(count: usize, wave: usize) -> usize {
+    let launches = count.div_ceil(wave).max(1);
+    count.div_ceil(launches).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_is_valid_for_every_class() {
+        let plan = Plan::default_plan();
+        for (t, n) in plan.entries() {
+            assert!(is_valid(t, n), "({t}, {n})");
+        }
+        assert_eq!(plan.threads(16), Some(1));
+        assert_eq!(plan.threads(32), Some(1));
+        assert_eq!(plan.threads(128), Some(8));
+        assert_eq!(plan.threads(17), None);
+    }
+
+    #[test]
+    fn a_single_number_caps_every_class() {
+        let plan = Plan::parse("32").unwrap();
+        assert_eq!(
+            plan.entries(),
+            [(16, 16), (32, 32), (16, 48), (32, 64), (32, 96), (32, 128)]
+        );
+        assert_eq!(
+            Plan::parse(" 4 ")
+                .unwrap()
+                .entries()
+                .iter()
+                .map(|e| e.0)
+                .collect::<Vec<_>>(),
+            [4; 6]
+        );
+        assert_eq!(Plan::parse("5").unwrap().threads(64), Some(4));
+    }
+
+    #[test]
+    fn a_list_sets_the_named_classes() {
+        let plan = Plan::parse("64:8, 32:1,128:32").unwrap();
+        let default = Plan::default_plan();
+        assert_eq!(plan.threads(64), Some(8));
+        assert_eq!(plan.threads(32), Some(1));
+        assert_eq!(plan.threads(128), Some(32));
+        assert_eq!(plan.threads(96), default.threads(96));
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        for (spec, why) in [
+            ("", "not a number"),
+            ("x", "not a number"),
+            ("0", "no schedule"),
+            ("64:3", "no kernel"),
+            ("48:32", "no kernel"),
+            ("40:8", "not a class"),
+            ("64:8,32", "not N:T"),
+        ] {
+            let err = Plan::parse(spec).unwrap_err();
+            assert!(err.contains(why), "{spec:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn valid_pairs_are_the_dividing_schedules() {
+        let pairs: Vec<_> = valid_pairs().collect();
+        assert_eq!(pairs.len(), 4 + 5 + 4 + 5 + 5 + 5);
+        assert!(pairs.contains(&(32, 96)) && !pairs.contains(&(32, 48)) && !pairs.contains(&(32, 16)));
+        assert!(BLOCK_THREADS.is_multiple_of(32) && SCHEDULES.iter().all(|&t| BLOCK_THREADS.is_multiple_of(t)));
+    }
+
+    #[test]
+    fn entry_names_follow_the_contract() {
+        assert_eq!(entry_name(8, 64, Secrecy::Secret), "redc_pow_t8_n64_s");
+        assert_eq!(entry_name(1, 16, Secrecy::Public), "redc_pow_t1_n16_p");
+    }
+
+    #[test]
+    fn chunks_are_balanced_and_cover_the_batch() {
+        assert_eq!(chunk_jobs(1, 1000), 1);
+        assert_eq!(chunk_jobs(1000, 1000), 1000);
+        assert_eq!(chunk_jobs(1001, 1000), 501);
+        assert_eq!(chunk_jobs(2500, 1000), 834);
+        for count in [1, 7, 999, 1000, 1001, 12_345] {
+            for wave in [1, 3, 1000] {
+                let chunk = chunk_jobs(count, wave);
+                assert!(chunk >= 1 && chunk <= wave && chunk <= count, "{count} {wave}");
+                assert!(count.div_ceil(chunk) <= count.div_ceil(wave), "{count} {wave}");
+            }
+        }
+    }
+}
