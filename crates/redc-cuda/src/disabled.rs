@@ -24,6 +24,10 @@ impl Runtime {
         match *self {}
     }
 
+    pub(crate) fn threads(&self, _digits: usize) -> Option<usize> {
+        match *self {}
+    }
+
     pub(crate) fn pow(
         &self,
         _threads: Option<usize>,

@@ -217,6 +217,11 @@ impl Runtime {
         &self.info
     }
 
+    /// Threads per number the plan gives a class of `digits` digits.
+    pub(crate) fn threads(&self, digits: usize) -> Option<usize> {
+        self.plan.threads(digits)
+    }
+
     /// The kernels of `entries` (`(threads, digits)` pairs), compiled in
     /// one NVRTC program for this device's architecture and loaded.
     fn module(&self, entries: &[(usize, usize)]) -> Result<Arc<CudaModule>, CudaError> {

@@ -114,13 +114,12 @@ impl DeviceInfo {
 /// compiling the kernels: seconds) and later calls return its result.
 /// Fails if another device was registered first.
 pub fn install() -> Result<(), CudaError> {
-    static INSTALLED: OnceLock<Result<(), CudaError>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
-            let gpu = Gpu::open()?;
+            let gpu = Arc::new(Gpu::open()?);
             let description = gpu.describe();
-            if register_device(Arc::new(gpu)) {
-                Ok(())
+            if register_device(gpu.clone()) {
+                Ok(gpu)
             } else {
                 Err(CudaError::Device(format!(
                     "another device was registered before {description}"
@@ -128,6 +127,16 @@ pub fn install() -> Result<(), CudaError> {
             }
         })
         .clone()
+        .map(drop)
+}
+
+/// The result of the first [`install`].
+static INSTALLED: OnceLock<Result<Arc<Gpu>, CudaError>> = OnceLock::new();
+
+/// The GPU a successful [`install`] registered (for its [`Gpu::info`] and
+/// plan, e.g. in `redc bench`).
+pub fn installed() -> Option<Arc<Gpu>> {
+    INSTALLED.get().and_then(|r| r.as_ref().ok().cloned())
 }
 
 /// The description of the GPU [`Gpu::open`] would use, found cheaply (no
@@ -156,6 +165,11 @@ impl Gpu {
         self.runtime.info().clone()
     }
 
+    /// Threads per number the plan gives a class of `digits` digits.
+    pub fn threads(&self, digits: usize) -> Option<usize> {
+        self.runtime.threads(digits)
+    }
+
     /// Like [`Device::pow`] with `threads` threads per number (one of 1, 4,
     /// 8, 16, 32 dividing `batch.digits`) instead of the plan's: to test or
     /// measure each schedule. The first use of a schedule outside the plan
@@ -172,6 +186,12 @@ impl Device for Gpu {
 
     fn pow(&self, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
         self.runtime.pow(None, batch)
+    }
+
+    /// Enough jobs for every SM to hold its most resident threads (2048 on
+    /// sm_70 to sm_90) at one thread per job.
+    fn batch_size(&self) -> usize {
+        self.runtime.info().sm_count as usize * 2048
     }
 }
 
