@@ -16,6 +16,7 @@
 //! answer stops the bench with an error.
 
 mod gmp;
+mod gpu;
 mod openssl;
 mod plot;
 mod report;
@@ -80,8 +81,9 @@ impl Options {
                 vec![Backend::Ifma]
             }
             BenchBackend::Cuda => {
+                // The GPU beside every CPU backend of the machine.
                 crate::backend::engine(Some(BackendArg::Cuda))?;
-                vec![Backend::Cuda]
+                Backend::ALL.into_iter().filter(|b| b.is_available()).collect()
             }
             BenchBackend::All => {
                 // Registers the GPU when one is usable; `auto` never fails.
@@ -196,6 +198,8 @@ struct Report {
     openssl: Option<String>,
     gmp: Option<String>,
     rows: Vec<Row>,
+    /// The GPU's description and figures, when `cuda` was measured.
+    gpu: Option<(String, Vec<gpu::GpuRow>)>,
     notes: Vec<String>,
 }
 
@@ -259,8 +263,17 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
     let engines = opts
         .backends
         .iter()
+        .filter(|&&b| b != Backend::Cuda)
         .map(|&b| Engine::with_backend(b))
         .collect::<Result<Vec<_>, _>>()?;
+    let gpu = match opts.backends.contains(&Backend::Cuda) {
+        true => {
+            let engine = Engine::with_backend(Backend::Cuda)?;
+            let rows = gpu::measure(&engine, &opts.sizes, engine.lanes(), opts.seconds, &status)?;
+            Some((engine.device().unwrap_or_default(), rows))
+        }
+        false => None,
+    };
     let pool = |n: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -343,10 +356,11 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
         threads: opts.threads,
         seconds: opts.seconds,
-        backends: opts.backends.clone(),
+        backends: opts.backends.iter().copied().filter(|&b| b != Backend::Cuda).collect(),
         openssl: openssl.map(|o| o.version().to_owned()),
         gmp: gmp.map(|g| g.version().to_owned()),
         rows,
+        gpu,
         notes,
     })
 }

@@ -1,6 +1,7 @@
 //! The bench's figures as a Markdown table with ratios and targets, and as
 //! JSON.
 
+use super::gpu::GpuRow;
 use super::{Mode, Operation, Report, Row};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -142,10 +143,79 @@ pub(super) fn text(report: &Report) -> String {
         "\nRatios: speed of redc's fastest backend over the other (above 1: redc is faster); \
          latency rows compare times per operation, batch rows operations per second.\n",
     );
+    if let Some((device, rows)) = &report.gpu {
+        gpu_text(&mut out, device, rows);
+    }
     for note in &report.notes {
         let _ = writeln!(out, "Note: {note}");
     }
     out
+}
+
+/// The GPU's table: whole-device rates beside the multiplier ceiling.
+fn gpu_text(out: &mut String, device: &str, rows: &[GpuRow]) {
+    let _ = writeln!(out, "\nGPU: {device}\n");
+    let header = [
+        "operation",
+        "bits",
+        "batch",
+        "redc cuda",
+        "products/op",
+        "ceiling",
+        "of ceiling",
+        "target",
+        "met",
+    ];
+    let mut lines = vec![header.map(str::to_owned).to_vec()];
+    let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".to_owned());
+    for row in rows {
+        lines.push(vec![
+            row.op.name().to_owned(),
+            row.bits.to_string(),
+            row.batch.to_string(),
+            format!("{:.0}/s", row.rate),
+            or_dash(row.multiplies.map(|m| m.to_string())),
+            or_dash(row.ceiling.map(|c| format!("{c:.0}/s"))),
+            or_dash(row.fraction().map(|f| format!("{:.1}%", 100.0 * f))),
+            row.op
+                .target(row.bits)
+                .map_or_else(String::new, |t| format!("≥ {t:.0}/s")),
+            match row.met() {
+                None => "",
+                Some(true) => "yes",
+                Some(false) => "NO",
+            }
+            .to_owned(),
+        ]);
+    }
+    let cols = header.len();
+    let left: Vec<bool> = (0..cols).map(|c| c == 0 || c + 2 >= cols).collect();
+    out.push_str(&markdown(&lines, &left));
+    out.push_str(
+        "\nceiling: operations per second if every SM issued only the 32-bit multiplies of the counted \
+         products (2 instructions per 32x32->64 product, 64 per SM per clock); products/op are counted from \
+         the kernels' schedules (redc_cuda::count), checked against the host build's counter.\n",
+    );
+}
+
+/// The GPU's figures in JSON.
+fn gpu_json(device: &str, rows: &[GpuRow]) -> Value {
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "operation": r.op.key(),
+                "bits": r.bits,
+                "batch": r.batch,
+                "ops_per_s": r.rate,
+                "products_per_op": r.multiplies,
+                "ceiling_ops_per_s": r.ceiling,
+                "fraction_of_ceiling": r.fraction(),
+                "target": r.op.target(r.bits).map(|t| json!({ "min_ops_per_s": t, "met": r.met() })),
+            })
+        })
+        .collect();
+    json!({ "device": device, "rows": rows })
 }
 
 /// A Markdown table padded to line up; column `c` is left-aligned where
@@ -225,6 +295,7 @@ pub(super) fn json(report: &Report) -> Value {
         },
         "seconds_per_measurement": report.seconds,
         "rows": rows,
+        "gpu": report.gpu.as_ref().map(|(device, rows)| gpu_json(device, rows)),
         "notes": report.notes,
     })
 }
