@@ -16,7 +16,14 @@ macro_rules! headers {
 }
 
 /// `(file name, text)` of every `kernels/*.cuh`.
-const HEADERS: &[(&str, &str)] = headers!["types.cuh", "arith.cuh", "mont_thread.cuh", "mont_coop.cuh", "exp.cuh", "entries.cuh"];
+const HEADERS: &[(&str, &str)] = headers![
+    "types.cuh",
+    "arith.cuh",
+    "mont_thread.cuh",
+    "mont_coop.cuh",
+    "exp.cuh",
+    "entries.cuh"
+];
 
 /// The entry file, which defines `REDC_ENTRY(T, N)`.
 const ENTRY_FILE: (&str, &str) = ("redc.cu", include_str!("../kernels/redc.cu"));
