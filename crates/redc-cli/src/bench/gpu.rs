@@ -74,6 +74,9 @@ pub(super) struct GpuRow {
     pub(super) batch: usize,
     /// Operations per second.
     pub(super) rate: f64,
+    /// Threads per number of the main class (the primes' for the CRT
+    /// rows), when the plan is known: `REDC_CUDA_THREADS` changes it.
+    pub(super) threads: Option<usize>,
     /// 32x32->64 products per operation on the device, counted from the
     /// kernels' schedule (`redc_cuda::count`), when the plan is known.
     pub(super) multiplies: Option<u64>,
@@ -114,6 +117,11 @@ impl Plan {
         Some(redc_cuda::count::multiplies_per_pow(
             digits, threads, secrecy, exp_bits, ones,
         ))
+    }
+
+    /// Threads per number for a `bits`-bit modulus.
+    fn threads(&self, bits: usize) -> Option<usize> {
+        self.gpu.threads(digit_class(bits)?)
     }
 
     /// Products per operation of `op` with a `bits`-bit key `key`.
@@ -209,6 +217,11 @@ pub(super) fn measure(
                 }
             };
             let multiplies = plan.as_ref().and_then(|p| p.per_op(op, &key));
+            let main_bits = match op {
+                GpuOp::CrtHalves | GpuOp::RsaPrivate => bits / key.primes().len(),
+                GpuOp::RsaPublic | GpuOp::Modexp => bits,
+            };
+            let threads = plan.as_ref().and_then(|p| p.threads(main_bits));
             let ceiling = match (&plan, multiplies) {
                 (Some(p), Some(m)) => Some(redc_cuda::ceiling(&p.gpu.info(), m)),
                 _ => None,
@@ -218,6 +231,7 @@ pub(super) fn measure(
                 bits,
                 batch,
                 rate,
+                threads,
                 multiplies,
                 ceiling,
             });

@@ -159,6 +159,7 @@ fn gpu_text(out: &mut String, device: &str, rows: &[GpuRow]) {
         "operation",
         "bits",
         "batch",
+        "threads/number",
         "redc cuda",
         "products/op",
         "ceiling",
@@ -173,6 +174,7 @@ fn gpu_text(out: &mut String, device: &str, rows: &[GpuRow]) {
             row.op.name().to_owned(),
             row.bits.to_string(),
             row.batch.to_string(),
+            or_dash(row.threads.map(|t| t.to_string())),
             format!("{:.0}/s", row.rate),
             or_dash(row.multiplies.map(|m| m.to_string())),
             or_dash(row.ceiling.map(|c| format!("{c:.0}/s"))),
@@ -194,7 +196,8 @@ fn gpu_text(out: &mut String, device: &str, rows: &[GpuRow]) {
     out.push_str(
         "\nceiling: operations per second if every SM issued only the 32-bit multiplies of the counted \
          products (2 instructions per 32x32->64 product, 64 per SM per clock); products/op are counted from \
-         the kernels' schedules (redc_cuda::count), checked against the host build's counter.\n",
+         the kernels' schedules (redc_cuda::count), checked against the host build's counter. To compare the \
+         schedules, run again with REDC_CUDA_THREADS=1, 4, 8, 16 or 32 (e.g. --sizes 1024,1536,2048).\n",
     );
 }
 
@@ -208,6 +211,7 @@ fn gpu_json(device: &str, rows: &[GpuRow]) -> Value {
                 "bits": r.bits,
                 "batch": r.batch,
                 "ops_per_s": r.rate,
+                "threads_per_number": r.threads,
                 "products_per_op": r.multiplies,
                 "ceiling_ops_per_s": r.ceiling,
                 "fraction_of_ceiling": r.fraction(),
