@@ -125,6 +125,17 @@ fn modulus_hex(n: &str) -> String {
     format!("0x{hex}")
 }
 
+/// The `result` of every output line.
+fn results(stdout: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["result"].as_str().expect("a result").to_owned()
+        })
+        .collect()
+}
+
 #[test]
 fn agrees_with_python_pow_for_every_option() {
     let mut rng = Rng(0x5eed_f07e_d0c0);
@@ -160,14 +171,7 @@ fn agrees_with_python_pow_for_every_option() {
         let out = common::run(&args, &input);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{product} {schedule} w={word}: {stderr}");
-        let got: Vec<String> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                v["result"].as_str().expect("a result").to_owned()
-            })
-            .collect();
+        let got = results(&out.stdout);
         assert_eq!(got.len(), len);
         for (i, (g, e)) in got.iter().zip(&expect[start..start + len]).enumerate() {
             assert_eq!(g, e, "{product} {schedule} w={word}: case {:?}", all[start + i]);
@@ -196,14 +200,7 @@ fn engine_batches_agree_with_python_pow() {
             continue;
         }
         assert!(out.status.success(), "{backend}: {stderr}");
-        let got: Vec<String> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                v["result"].as_str().expect("a result").to_owned()
-            })
-            .collect();
+        let got = results(&out.stdout);
         assert_eq!(got, expect, "{backend}");
     }
 }

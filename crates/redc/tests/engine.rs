@@ -15,6 +15,18 @@ fn job(bits: usize, ebits: usize, seed: u64) -> (BigUint, BigUint, BigUint) {
     (b, e, n)
 }
 
+/// `(base, exp, n)` triples as engine jobs.
+fn to_jobs(cases: &[(BigUint, BigUint, BigUint)]) -> Vec<Job> {
+    cases
+        .iter()
+        .map(|(b, e, n)| Job {
+            base: to_nat(b),
+            exp: to_nat(e),
+            modulus: to_nat(n),
+        })
+        .collect()
+}
+
 #[test]
 fn modexp_batch_matches_the_oracle_on_mixed_sizes() {
     let sizes = [512usize, 1024, 1030, 2048, 3072, 4096, 64, 17, 1536];
@@ -25,14 +37,7 @@ fn modexp_batch_matches_the_oracle_on_mixed_sizes() {
                 cases.push(job(bits, bits.min(600) + k, (i * 100 + k) as u64 + 1));
             }
         }
-        let jobs: Vec<Job> = cases
-            .iter()
-            .map(|(b, e, n)| Job {
-                base: to_nat(b),
-                exp: to_nat(e),
-                modulus: to_nat(n),
-            })
-            .collect();
+        let jobs = to_jobs(&cases);
         let got = engine.modexp_batch(&jobs);
         for ((b, e, n), r) in cases.iter().zip(got) {
             assert_eq!(
@@ -251,14 +256,7 @@ fn a_device_failure_fails_its_jobs_only() {
     assert_eq!(engine.backend(), Backend::Cuda);
     assert_eq!(engine.device().as_deref(), Some("broken"));
     let cases = [job(1024, 64, 1), job(4200, 64, 2), job(4096, 64, 3)];
-    let jobs: Vec<Job> = cases
-        .iter()
-        .map(|(b, e, n)| Job {
-            base: to_nat(b),
-            exp: to_nat(e),
-            modulus: to_nat(n),
-        })
-        .collect();
+    let jobs = to_jobs(&cases);
     let r = engine.modexp_batch(&jobs);
     assert_eq!(r[0], Err(EngineError::Device("launch failed".into())));
     assert_eq!(
