@@ -449,32 +449,45 @@ fn submit(
 
 /// Wait for every lane and drop their pending results (a failed batch
 /// leaves some); for a secret batch, zero their staging memory on the
-/// device and the host.
+/// device and the host. Every lane is settled even when one fails; the
+/// first failure is returned.
 fn settle(lanes: &mut [Lane], secrecy: Secrecy) -> Result<(), DeviceError> {
+    let mut first = Ok(());
     for lane in lanes {
-        lane.pending = None;
-        let Some(staging) = lane.staging.as_mut() else { continue };
-        if secrecy == Secrecy::Secret {
-            lane.stream
-                .memset_zeros(&mut staging.dev_in)
-                .map_err(device("cuMemsetD8Async"))?;
-            lane.stream
-                .memset_zeros(&mut staging.dev_out)
-                .map_err(device("cuMemsetD8Async"))?;
+        let settled = settle_lane(lane, secrecy);
+        if first.is_ok() {
+            first = settled;
         }
-        lane.stream.synchronize().map_err(device("cuStreamSynchronize"))?;
-        if secrecy == Secrecy::Secret {
-            staging
-                .host_in
-                .as_mut_slice()
-                .map_err(device("cuEventSynchronize"))?
-                .zeroize();
-            staging
-                .host_out
-                .as_mut_slice()
-                .map_err(device("cuEventSynchronize"))?
-                .zeroize();
-        }
+    }
+    first
+}
+
+/// [`settle`] for one lane.
+fn settle_lane(lane: &mut Lane, secrecy: Secrecy) -> Result<(), DeviceError> {
+    lane.pending = None;
+    let Some(staging) = lane.staging.as_mut() else {
+        return Ok(());
+    };
+    if secrecy == Secrecy::Secret {
+        lane.stream
+            .memset_zeros(&mut staging.dev_in)
+            .map_err(device("cuMemsetD8Async"))?;
+        lane.stream
+            .memset_zeros(&mut staging.dev_out)
+            .map_err(device("cuMemsetD8Async"))?;
+    }
+    lane.stream.synchronize().map_err(device("cuStreamSynchronize"))?;
+    if secrecy == Secrecy::Secret {
+        staging
+            .host_in
+            .as_mut_slice()
+            .map_err(device("cuEventSynchronize"))?
+            .zeroize();
+        staging
+            .host_out
+            .as_mut_slice()
+            .map_err(device("cuEventSynchronize"))?
+            .zeroize();
     }
     Ok(())
 }

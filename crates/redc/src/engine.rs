@@ -512,7 +512,7 @@ impl Engine {
     /// products.
     fn class_of(&self, p: &Prepared) -> usize {
         match (&self.device, &p.device, &self.ifma, &p.ifma) {
-            (Some(_), Some(d), _, _) => (1 << 32) | d.digits,
+            (Some(_), Some(d), _, _) => usize::MAX / 2 - d.digits,
             (_, _, Some(_), Some(c)) => c.class(),
             _ => usize::MAX - p.n.digits().len(),
         }

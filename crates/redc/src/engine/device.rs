@@ -113,7 +113,8 @@ impl DeviceCtx {
     /// secret modulus once).
     pub(crate) fn new(n: &Num) -> Option<DeviceCtx> {
         let digits = digit_class(n.bits())?;
-        let r2 = Num::one().shl(64 * digits).rem(n).expect("n is odd, hence not zero");
+        // R^2 mod a secret prime is a secret too: wiped once converted.
+        let r2 = Zeroizing::new(Num::one().shl(64 * digits).rem(n).expect("n is odd, hence not zero"));
         Some(DeviceCtx {
             digits,
             n: Zeroizing::new(to_u32(n, digits)),
@@ -123,14 +124,27 @@ impl DeviceCtx {
     }
 }
 
-/// `x` as exactly `len` little-endian 32-bit digits (it must fit).
+/// `x` as exactly `len` little-endian 32-bit digits (it must fit). Digit
+/// by digit, with no temporary copy left unwiped: `x` may be a secret.
 pub(crate) fn to_u32(x: &Num, len: usize) -> Vec<u32> {
-    x.to_width::<u32>().to_digits_padded(len)
+    let mut out = vec![0u32; len];
+    for (i, &d) in x.digits().iter().enumerate() {
+        for (k, half) in [d as u32, (d >> 32) as u32].into_iter().enumerate() {
+            if let Some(slot) = out.get_mut(2 * i + k) {
+                *slot = half;
+            }
+        }
+    }
+    out
 }
 
-/// Little-endian 32-bit digits as a number.
+/// Little-endian 32-bit digits as a number, digit by digit.
 pub(crate) fn from_u32(x: &[u32]) -> Num {
-    crate::nat::Nat::<u32>::from_digits(x.to_vec()).to_width()
+    let digits: Vec<u64> = x
+        .chunks(2)
+        .map(|c| u64::from(c[0]) | (u64::from(c.get(1).copied().unwrap_or(0)) << 32))
+        .collect();
+    Num::from_digits(digits)
 }
 
 /// `-a^-1 mod 2^32` for odd `a` (Newton's iteration, five steps from 1 bit).
