@@ -5,6 +5,9 @@
 
 #![allow(clippy::print_stdout)] // the SKIPPED lines
 
+mod common;
+
+use common::{digits_of, n0inv};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand_chacha::ChaCha8Rng;
@@ -141,15 +144,7 @@ struct Flat {
 impl Flat {
     fn new(jobs: &Jobs) -> Flat {
         let (digits, exp_words) = (jobs.digits, jobs.exp_bits.div_ceil(32) + 1);
-        let flat = |xs: &[BigUint], len: usize| -> Vec<u32> {
-            xs.iter()
-                .flat_map(|x| {
-                    let mut w = x.to_u32_digits();
-                    w.resize(len, 0);
-                    w
-                })
-                .collect()
-        };
+        let flat = |xs: &[BigUint], len: usize| -> Vec<u32> { xs.iter().flat_map(|x| digits_of(x, len)).collect() };
         let r2: Vec<BigUint> = jobs.n.iter().map(|n| (BigUint::one() << (64 * digits)) % n).collect();
         Flat {
             digits,
@@ -177,16 +172,6 @@ impl Flat {
             secrecy,
         }
     }
-}
-
-/// `-n^-1 mod 2^32` for odd `n` (Newton's iteration).
-fn n0inv(n: &BigUint) -> u32 {
-    let low = n.to_u32_digits()[0];
-    let mut x: u32 = 1;
-    for _ in 0..5 {
-        x = x.wrapping_mul(2u32.wrapping_sub(low.wrapping_mul(x)));
-    }
-    x.wrapping_neg()
 }
 
 /// The results `out` of `jobs` are the oracle's.

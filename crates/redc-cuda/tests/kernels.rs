@@ -3,6 +3,9 @@
 //! (threads per number, digits) kernel and both secrecies, plus the exact
 //! product counts of `redc_cuda::count`.
 
+mod common;
+
+use common::{digits_of, n0inv};
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand_chacha::ChaCha8Rng;
@@ -19,23 +22,6 @@ struct Job {
     n: BigUint,
     base: BigUint,
     exp: BigUint,
-}
-
-fn digits_of(x: &BigUint, len: usize) -> Vec<u32> {
-    let mut d = x.to_u32_digits();
-    assert!(d.len() <= len, "{x} does not fit {len} digits");
-    d.resize(len, 0);
-    d
-}
-
-/// `-n^-1 mod 2^32` for odd `n`.
-fn n0inv(n: &BigUint) -> u32 {
-    let a = n.to_u32_digits()[0];
-    let mut x: u32 = 1;
-    for _ in 0..5 {
-        x = x.wrapping_mul(2u32.wrapping_sub(a.wrapping_mul(x)));
-    }
-    x.wrapping_neg()
 }
 
 /// A random number of exactly `bits` bits (top bit set), odd when `odd`.
