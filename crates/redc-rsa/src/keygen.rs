@@ -7,10 +7,8 @@
 use crate::Num;
 use crate::error::{Error, Result};
 use crate::key::{MAX_BITS, RsaPrivateKey};
-use rand_core::{CryptoRngCore, OsRng, RngCore};
+use rand_core::{OsRng, RngCore};
 use rayon::prelude::*;
-use redc::exp::window;
-use redc::{Modulus, Product, default_window};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Smallest key generated, in bits.
@@ -35,66 +33,7 @@ fn small_primes() -> Vec<u64> {
     primes
 }
 
-/// Miller–Rabin rounds for a probable prime of `bits` bits: FIPS 186-5
-/// Table B.1 asks for 5 rounds at 1024 bits and 4 at 1536 bits and above
-/// (error below 2^-100 for RSA primes); redc doubles them.
-pub fn miller_rabin_rounds(bits: usize) -> usize {
-    match bits {
-        0..=511 => 40,
-        512..=1023 => 14,
-        1024..=1535 => 10,
-        _ => 8,
-    }
-}
-
-/// Is `n` (odd, > 2^14) a probable prime after `rounds` Miller–Rabin
-/// rounds with random bases? Works in Montgomery form throughout.
-pub fn is_probable_prime(n: &Num, rounds: usize, rng: &mut impl CryptoRngCore) -> Result<bool> {
-    let Ok(modulus) = Modulus::new(n) else {
-        return Ok(false);
-    };
-    let n_minus_1 = n.checked_sub(&Num::one()).unwrap_or_default();
-    let s = n_minus_1.trailing_zeros().unwrap_or(0);
-    let d = n_minus_1.shr(s);
-    let mut mm = modulus.multiplier(Product::Cios);
-    let one = modulus.one();
-    let minus_one = mm.to_mont(&n_minus_1);
-    let bits = d.bits();
-    let three = Num::from_u64(3);
-    for _ in 0..rounds {
-        // a uniform in [2, n - 2]
-        let a = loop {
-            let a = crate::key::random_below(&n_minus_1, rng)?;
-            if a >= Num::from_u64(2) {
-                break a;
-            }
-            if n_minus_1 <= three {
-                return Ok(true);
-            }
-        };
-        let am = mm.to_mont(&a);
-        let mut x = window::pow(&mut mm, &am, &d, bits, default_window(bits), None);
-        if x == one || x == minus_one {
-            continue;
-        }
-        let mut witness = true;
-        for _ in 1..s {
-            let mut tmp = x.clone();
-            mm.square_assign(&mut x, &mut tmp);
-            if x == minus_one {
-                witness = false;
-                break;
-            }
-            if x == one {
-                break;
-            }
-        }
-        if witness {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
+pub use redc::prime::{is_probable_prime, miller_rabin_rounds};
 
 /// A random probable prime of exactly `bits` bits with its two top bits set
 /// (so two of them multiply to exactly `2·bits` bits) and `gcd(e, p-1) = 1`.
@@ -127,7 +66,9 @@ fn random_prime(bits: usize, e: &Num, primes: &[u64], tried: &AtomicU64) -> Resu
             if !e.gcd(&pm1).is_one() {
                 return Ok(None);
             }
-            Ok(is_probable_prime(&p, rounds, &mut rng)?.then_some(p))
+            Ok(is_probable_prime(&p, rounds, &mut rng)
+                .map_err(|_| Error::Rng)?
+                .then_some(p))
         })
         .find_map_any(|r| match r {
             Ok(Some(p)) => Some(Ok(p)),
@@ -185,17 +126,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn small_primes_and_miller_rabin() {
+    fn the_small_primes() {
         let primes = small_primes();
         assert_eq!(&primes[..5], &[3, 5, 7, 11, 13]);
         assert_eq!(*primes.last().unwrap(), 16381);
-        let mut rng = OsRng;
-        // 2^127 - 1 is prime; 2^128 + 1 = 59649589127497217 · 5704689200685129054721.
-        let m127 = Num::pow2(127).checked_sub(&Num::one()).unwrap();
-        assert!(is_probable_prime(&m127, 20, &mut rng).unwrap());
-        let f7 = Num::pow2(128).add(&Num::one());
-        assert!(!is_probable_prime(&f7, 20, &mut rng).unwrap());
-        // A Carmichael number: 561 · 2^64 + ... use 3215031751 = 151·751·28351 (a strong pseudoprime to bases 2, 3, 5, 7).
-        assert!(!is_probable_prime(&Num::from_u64(3_215_031_751), 20, &mut rng).unwrap());
     }
 }

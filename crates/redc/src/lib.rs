@@ -19,9 +19,11 @@
 
 pub mod engine;
 pub mod exp;
+pub mod kernel;
 pub mod modpow;
 pub mod mont;
 pub mod nat;
+pub mod prime;
 pub mod word;
 
 pub use engine::{Backend, Engine, EngineError, Job, PowJob, Prepared, Secrecy};

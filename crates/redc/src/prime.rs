@@ -1,0 +1,105 @@
+//! Probable primes: Miller–Rabin with random bases, in Montgomery form
+//! (FIPS 186-5 §B.3.1), and the round counts of FIPS 186-5 Table B.1.
+//!
+//! Variable-time: for key generation and for the hardware models' seeded
+//! keys, never on a secret that is already in use.
+
+use crate::mont::{Modulus, Product};
+use crate::nat::Nat;
+use rand_core::CryptoRngCore;
+
+/// Miller–Rabin rounds for a probable prime of `bits` bits: FIPS 186-5
+/// Table B.1 asks for 5 rounds at 1024 bits and 4 at 1536 bits and above
+/// (error below 2^-100 for RSA primes); redc doubles them.
+pub fn miller_rabin_rounds(bits: usize) -> usize {
+    match bits {
+        0..=511 => 40,
+        512..=1023 => 14,
+        1024..=1535 => 10,
+        _ => 8,
+    }
+}
+
+/// Is `n` (odd, > 2^14) a probable prime after `rounds` Miller–Rabin
+/// rounds with random bases uniform in `[2, n - 2]`? An even `n` or
+/// `n <= 1` is not. Errors only when `rng` fails.
+pub fn is_probable_prime(n: &Nat<u64>, rounds: usize, rng: &mut impl CryptoRngCore) -> Result<bool, rand_core::Error> {
+    let Ok(modulus) = Modulus::new(n) else {
+        return Ok(false);
+    };
+    let n_minus_1 = n.checked_sub(&Nat::one()).unwrap_or_default();
+    let s = n_minus_1.trailing_zeros().unwrap_or(0);
+    let d = n_minus_1.shr(s);
+    let mut mm = modulus.multiplier(Product::Cios);
+    let one = modulus.one();
+    let minus_one = mm.to_mont(&n_minus_1);
+    let bits = d.bits();
+    let two = Nat::from_u64(2);
+    for _ in 0..rounds {
+        if n_minus_1 <= Nat::from_u64(3) {
+            return Ok(true);
+        }
+        // a uniform in [2, n - 2]
+        let a = loop {
+            let a = random_below(&n_minus_1, rng)?;
+            if a >= two {
+                break a;
+            }
+        };
+        let am = mm.to_mont(&a);
+        let mut x = crate::exp::window::pow(&mut mm, &am, &d, bits, crate::exp::default_window(bits), None);
+        if x == one || x == minus_one {
+            continue;
+        }
+        let mut witness = true;
+        for _ in 1..s {
+            let mut tmp = x.clone();
+            mm.square_assign(&mut x, &mut tmp);
+            if x == minus_one {
+                witness = false;
+                break;
+            }
+            if x == one {
+                break;
+            }
+        }
+        if witness {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// A uniform number in `[1, n)` (rejection sampling on `bits(n)` bits).
+/// Pre: `n >= 2`.
+fn random_below(n: &Nat<u64>, rng: &mut impl CryptoRngCore) -> Result<Nat<u64>, rand_core::Error> {
+    let bits = n.bits();
+    let mut buf = vec![0u8; bits.div_ceil(8)];
+    loop {
+        rng.try_fill_bytes(&mut buf)?;
+        buf[0] &= 0xff >> (buf.len() * 8 - bits);
+        let x = Nat::from_be_bytes(&buf);
+        if !x.is_zero() && x < *n {
+            return Ok(x);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::OsRng;
+
+    #[test]
+    fn mersenne_fermat_and_a_strong_pseudoprime() {
+        let mut rng = OsRng;
+        // 2^127 - 1 is prime; 2^128 + 1 = 59649589127497217 · 5704689200685129054721.
+        let m127 = Nat::<u64>::pow2(127).checked_sub(&Nat::one()).unwrap();
+        assert!(is_probable_prime(&m127, 20, &mut rng).unwrap());
+        let f7 = Nat::<u64>::pow2(128).add(&Nat::one());
+        assert!(!is_probable_prime(&f7, 20, &mut rng).unwrap());
+        // 3215031751 = 151·751·28351, a strong pseudoprime to bases 2, 3, 5, 7.
+        assert!(!is_probable_prime(&Nat::from_u64(3_215_031_751), 20, &mut rng).unwrap());
+        assert!(!is_probable_prime(&Nat::from_u64(1 << 20), 20, &mut rng).unwrap());
+    }
+}
