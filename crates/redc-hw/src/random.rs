@@ -3,7 +3,7 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use redc_rsa::keygen::{is_probable_prime, miller_rabin_rounds};
+use redc::prime::{is_probable_prime, miller_rabin_rounds};
 
 use crate::{Big, CrtKey};
 
