@@ -1,5 +1,6 @@
 //! The arithmetic the models are checked against, computed with redc's
-//! natural numbers and no circuit structure at all.
+//! natural numbers (schoolbook products, Knuth division, Euclid's inverse):
+//! no circuit structure and no Montgomery code at all.
 
 use crate::Big;
 
@@ -40,10 +41,24 @@ pub fn pow2_mod(k: usize, n: &Big) -> Big {
     reduce(&Big::pow2(k), n)
 }
 
-/// `base^exp mod n` by redc's own Montgomery exponentiation (the reference
-/// the exponentiators are checked against).
+/// `base^exp mod n` by left-to-right square-and-multiply on plain natural
+/// numbers: each step a schoolbook product ([`Big::mul`]) reduced by Knuth's
+/// division ([`Big::rem`]). No Montgomery arithmetic at all, so it shares
+/// nothing with the models or with redc's own exponentiation: the reference
+/// the exponentiators and the CRT decryptions are checked against.
+///
+/// Preconditions: `n > 0`. Postcondition: the result is below `n`
+/// (`0` for `n = 1`; `1 mod n` for `exp = 0`). Variable-time: public data only.
 pub fn modpow(base: &Big, exp: &Big, n: &Big) -> Big {
-    redc::modpow(base, exp, n, redc::PowOptions::default(), None).expect("nonzero modulus")
+    let base = reduce(base, n);
+    let mut acc = reduce(&Big::one(), n);
+    for i in (0..exp.bits()).rev() {
+        acc = reduce(&acc.mul(&acc), n);
+        if exp.bit(i) {
+            acc = reduce(&acc.mul(&base), n);
+        }
+    }
+    acc
 }
 
 #[cfg(test)]
@@ -60,5 +75,32 @@ mod tests {
         // t·2^r ≡ a·b (mod m).
         assert_eq!(reduce(&t.shl(r), &m), reduce(&a.mul(&b), &m));
         assert!(t.checked_sub(&m.add(&a.mul(&b).shr(r))).is_none());
+    }
+
+    /// `base^exp mod n` by repeated multiplication in `u128`.
+    fn naive(base: u64, exp: u64, n: u64) -> u64 {
+        (0..exp).fold(1 % u128::from(n), |acc, _| acc * u128::from(base) % u128::from(n)) as u64
+    }
+
+    #[test]
+    fn modpow_is_repeated_multiplication() {
+        for n in [1u64, 2, 3, 10, 97, 0xFFFF_FFFB, 0xF123_4567] {
+            for base in [0u64, 1, 2, 5, 96, 0xDEAD_BEEF] {
+                for exp in [0u64, 1, 2, 3, 17, 64, 255] {
+                    let got = modpow(&Big::from_u64(base), &Big::from_u64(exp), &Big::from_u64(n));
+                    assert_eq!(got, Big::from_u64(naive(base, exp, n)), "{base}^{exp} mod {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn modpow_follows_fermat_on_a_large_prime() {
+        // 2^127 − 1 is prime: a^(p−1) ≡ 1 and a^p ≡ a.
+        let p = Big::pow2(127).checked_sub(&Big::one()).expect("p > 1");
+        let p1 = p.checked_sub(&Big::one()).expect("p > 1");
+        let a = Big::from_u64(0x1234_5678_9ABC_DEF1);
+        assert!(modpow(&a, &p1, &p).is_one());
+        assert_eq!(modpow(&a, &p, &p), a);
     }
 }
