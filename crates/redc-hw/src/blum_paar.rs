@@ -109,6 +109,8 @@
 //! 0.79 ms and 3.10 ms need 20.7 ns and 21.9 ns), its serial ones at the
 //! half-size design's.
 
+use redc::kernel::consts::neg_inv;
+
 use crate::table::{Entry, Table};
 use crate::{Arch, Big, Circuit, CrtKey, CrtRun, ExpRun, HwError, ProductRun, Reg, Step};
 
@@ -286,13 +288,9 @@ impl BlumPaar {
             )));
         }
         let m = n.bits().div_ceil(k as usize);
-        let mask = (1u32 << k) - 1;
-        // M^(-1) mod 2^32 by Newton's iteration (5 steps double 1 correct bit
-        // past 32), then M' = -M^(-1) mod 2^k.
-        let n0 = split(n, k, 1)[0];
-        let inv = (0..5).fold(1u32, |x, _| x.wrapping_mul(2u32.wrapping_sub(n0.wrapping_mul(x))));
-        let m_prime = inv.wrapping_neg() & mask;
-        let m_tilde = n.mul(&Big::from_u64(u64::from(m_prime)));
+        // M' = −M^(−1) mod 2^k.
+        let m_prime = neg_inv(n.digits()[0], k);
+        let m_tilde = n.mul(&Big::from_u64(m_prime));
         let pre_factor = Big::pow2(2 * k as usize * (m + 2)).rem(n).unwrap_or_else(Big::zero);
         let mut m_ram = Ram::new(&split(&m_tilde, k, m + 2), k);
         for t in 2..1usize << k {

@@ -68,6 +68,8 @@
 //! * Eq. 10 (Table 2's worst case) scans 17·d2 exponent bits, more than
 //!   `D_p < 2^(R/2)` can have.
 
+use redc::kernel::consts::neg_inv;
+
 use crate::{Arch, Big, Circuit, CrtKey, CrtRun, Entry, ExpRun, HwError, ProductRun, Reg, Step, Table};
 
 /// The digit width of the core: the DSP48E1's unsigned 17-bit multiplier
@@ -347,13 +349,8 @@ struct Modulus {
 impl Modulus {
     /// Precondition: `n` odd.
     fn new(n: &Big, d: usize) -> Self {
-        let n0 = split(n, 1)[0];
-        // Newton's iteration doubles the correct low bits: 1, 2, 4, ... 32.
-        let mut inv = 1u32;
-        for _ in 0..5 {
-            inv = inv.wrapping_mul(2u32.wrapping_sub(n0.wrapping_mul(inv)));
-        }
-        let minv = inv.wrapping_neg() & MASK as u32;
+        // −M^(−1) mod 2^17 fits the 17-bit digit: the truncation keeps every bit.
+        let minv = neg_inv(u64::from(split(n, 1)[0]), DIGIT_BITS) as u32;
         let r2 = Big::pow2(2 * DIGIT_BITS as usize * d).rem(n).unwrap_or_default();
         Self {
             value: n.clone(),

@@ -109,6 +109,8 @@
 //! * §6: the ladder takes "exactly n × n_MM clock cycles" for its loop
 //!   only; X̄ and mont(A, 1) add two product slots.
 
+use redc::kernel::consts::neg_inv;
+
 use crate::{Arch, Big, Circuit, Entry, ExpRun, HwError, ProductRun, Reg, Step, Table};
 
 const PAPER: &str = "004_b65c74827168229f.txt";
@@ -251,13 +253,6 @@ impl Perin {
             Arch::PerinMultiplexed => words.div_ceil(CORE_WORDS) * CORE_WORDS,
             _ => words,
         };
-        let mask = (1u64 << k) - 1;
-        let n0 = n.digits()[0];
-        // Newton's iteration doubles the correct low bits of n0^{-1}: 1 → 64.
-        let mut inv = 1u64;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(n0.wrapping_mul(inv)));
-        }
         let r = k as usize * m;
         let modulus_error = || HwError::Modulus("zero modulus".into());
         let mut model = Self {
@@ -266,7 +261,7 @@ impl Perin {
             k,
             m,
             n_words: to_words(n, k, m),
-            n_prime: inv.wrapping_neg() & mask,
+            n_prime: neg_inv(n.digits()[0], k),
             r_mod_n: Big::pow2(r).rem(n).ok_or_else(modulus_error)?,
             r2_mod_n: Big::pow2(2 * r).rem(n).ok_or_else(modulus_error)?,
             cycles: 0,

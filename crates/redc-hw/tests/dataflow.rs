@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use common::{big, check_exponentiation, check_product, check_product_exact, edge_moduli, edge_operands, nat};
 use num_bigint::BigUint;
+use redc::kernel::consts::neg_inv;
 use redc_hw::dataflow::{
     self, Cycles, DEFAULT_RADIX, Dataflow, Offload, Params, RADICES, exponentiation_cycles, monpro_cycles, run_cycles,
     step1_cycles,
@@ -279,6 +280,25 @@ fn n_prime_digit_satisfies_eq6() {
             let m = BigUint::from(1u8) << w;
             let lhs = (big(&n.low_bits(w as usize)) * BigUint::from(d.n_prime_digit()) + 1u8) % &m;
             assert_eq!(lhs, BigUint::from(0u8));
+        }
+    }
+}
+
+#[test]
+fn n_prime_digit_agrees_with_the_kernel_constant() {
+    // The model's host Newton loop (Fig. 1 Step 1, counted cycle by cycle)
+    // computes the same n'[0] as redc's one shared routine.
+    let mut rng = Seeded::new(17);
+    for w in RADICES {
+        for bits in [3, 8, 64, 130, 1024] {
+            let n = rng.odd_modulus(bits);
+            let d = Dataflow::new(&n, Some(w), Params::default(), Offload::PerBlock).unwrap();
+            assert_eq!(
+                d.n_prime_digit(),
+                neg_inv(n.digits()[0], w),
+                "w = {w}, n = 0x{}",
+                n.to_hex()
+            );
         }
     }
 }
