@@ -55,7 +55,8 @@ pub(crate) fn hw_error(e: HwError) -> anyhow::Error {
     match e {
         HwError::Radix { .. } => bad_input!("--{e}"),
         HwError::Modulus(_) => bad_input!("--bits: {e}"),
-        HwError::Unsupported(m) if m.starts_with("crt:") || m.starts_with("parallel:") => bad_input!("--{m}"),
+        // The message starts with the option's name: `--crt: ...`, `--parallel: ...`.
+        HwError::Unsupported { option: Some(_), .. } => bad_input!("--{e}"),
         other => bad_input!("{other}"),
     }
 }

@@ -28,9 +28,45 @@ pub enum HwError {
         /// The bound, in words (for example "2n").
         bound: String,
     },
-    /// The paper defines no such operation for this architecture.
-    #[error("{0}")]
-    Unsupported(String),
+    /// The paper defines no such operation or configuration for this
+    /// architecture. `option` names the run option at fault, where one is
+    /// (the message then starts with it: `crt: ...`, `parallel: ...`).
+    #[error("{}{reason}", .option.map_or(String::new(), |o| format!("{o}: ")))]
+    Unsupported {
+        /// The run option the paper does not offer, if the request was one.
+        option: Option<HwOption>,
+        /// Why, in words.
+        reason: String,
+    },
+}
+
+impl HwError {
+    /// [`HwError::Unsupported`] for a request that is no run option.
+    pub(crate) fn unsupported(reason: impl Into<String>) -> Self {
+        Self::Unsupported {
+            option: None,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A run option that an architecture's paper may not define.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HwOption {
+    /// CRT decryption (001 §4, 002 §5).
+    Crt,
+    /// The two CRT halves on two circuits at once (002 §5.2).
+    Parallel,
+}
+
+impl std::fmt::Display for HwOption {
+    /// The option's name as the CLI spells it, without dashes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            HwOption::Crt => "crt",
+            HwOption::Parallel => "parallel",
+        })
+    }
 }
 
 /// The architectures modelled; `name()` is the CLI spelling.
@@ -302,21 +338,23 @@ pub fn build(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>
 }
 
 /// Whether [`crt_decrypt`] runs for `arch` (with the halves in parallel or
-/// not): `Ok`, or `HwError::Unsupported` whose message starts with the
-/// option at fault, `crt:` or `parallel:`. Cheap: callers check it before
-/// generating a key.
+/// not): `Ok`, or `HwError::Unsupported` naming the option at fault,
+/// [`HwOption::Crt`] or [`HwOption::Parallel`]. Cheap: callers check it
+/// before generating a key.
 pub fn crt_support(arch: Arch, parallel: bool) -> Result<(), HwError> {
     match (arch, parallel) {
         (Arch::Fdfm, false) | (Arch::BlumPaar, _) => Ok(()),
-        (Arch::Fdfm, true) => Err(HwError::Unsupported(
-            "parallel: the FDFM core runs the CRT halves one after the other to save hardware (001 §5.2.1); \
-             its parallelism is whole decryptions on separate cores (§5.3)"
-                .into(),
-        )),
-        (other, _) => Err(HwError::Unsupported(format!(
-            "crt: the {} paper models no CRT decryption (fdfm and blum-paar do)",
-            other.name()
-        ))),
+        (Arch::Fdfm, true) => Err(HwError::Unsupported {
+            option: Some(HwOption::Parallel),
+            reason: fdfm::NO_PARALLEL_CRT.into(),
+        }),
+        (other, _) => Err(HwError::Unsupported {
+            option: Some(HwOption::Crt),
+            reason: format!(
+                "the {} paper models no CRT decryption (fdfm and blum-paar do)",
+                other.name()
+            ),
+        }),
     }
 }
 

@@ -260,7 +260,7 @@ impl CarrySave {
             Arch::CsaRadix2 => 1,
             Arch::CsaRadix4 => 2,
             other => {
-                return Err(HwError::Unsupported(format!(
+                return Err(HwError::unsupported(format!(
                     "{} is not an architecture of {PAPER}",
                     other.name()
                 )));

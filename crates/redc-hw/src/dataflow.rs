@@ -136,7 +136,7 @@ impl Params {
     /// most 1024), a link of at least one bit, a host ratio of at least 1,
     /// a depth of at most 2^16 and a positive clock.
     pub fn validate(&self) -> Result<(), HwError> {
-        let bad = |what: &str| Err(HwError::Unsupported(format!("dataflow parameters: {what}")));
+        let bad = |what: &str| Err(HwError::unsupported(format!("dataflow parameters: {what}")));
         if !(1..=1024).contains(&self.lanes) {
             return bad("lanes must be 1 to 1024");
         }

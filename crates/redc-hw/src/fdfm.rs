@@ -70,7 +70,7 @@
 
 use redc::kernel::consts::neg_inv;
 
-use crate::{Arch, Big, Circuit, CrtKey, CrtRun, Entry, ExpRun, HwError, ProductRun, Reg, Step, Table};
+use crate::{Arch, Big, Circuit, CrtKey, CrtRun, Entry, ExpRun, HwError, HwOption, ProductRun, Reg, Step, Table};
 
 /// The digit width of the core: the DSP48E1's unsigned 17-bit multiplier
 /// input (§5.1).
@@ -220,6 +220,11 @@ pub fn build_with_digits(n: &Big, d: usize) -> Result<Box<dyn Circuit>, HwError>
     Ok(Box::new(Fdfm { m: Modulus::new(n, d) }))
 }
 
+/// Why the core has no parallel CRT halves (the reason of
+/// [`HwError::Unsupported`] for [`HwOption::Parallel`]).
+pub const NO_PARALLEL_CRT: &str = "the FDFM core runs the CRT halves one after the other to save hardware \
+     (001 §5.2.1); its parallelism is whole decryptions on separate cores (§5.3)";
+
 /// CRT decryption `c^d mod n` as §5.2 runs it (Steps 1–4, Eq. 10), serially
 /// on one core: C_p, C_q, P_p, P_q, S_p, S_q, then Step 4 on the host.
 ///
@@ -267,10 +272,10 @@ pub fn build_with_digits(n: &Big, d: usize) -> Result<Box<dyn Circuit>, HwError>
 pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
     check_radix(radix)?;
     if parallel {
-        return Err(HwError::Unsupported(format!(
-            "{ARCH}: the core computes C_p, C_q, P_p, P_q, S_p, S_q serially to save hardware \
-             (001 §5.2.1); the paper's parallelism is whole decryptions on separate cores (§5.3)"
-        )));
+        return Err(HwError::Unsupported {
+            option: Some(HwOption::Parallel),
+            reason: NO_PARALLEL_CRT.into(),
+        });
     }
     let (n, p, q) = (&key.n, &key.p, &key.q);
     check_modulus(n, "n")?;

@@ -30,7 +30,8 @@ pub mod table;
 pub mod vectors;
 
 pub use arch::{
-    Arch, Circuit, CrtKey, CrtRun, ExpRun, HwError, Paper, ProductRun, Reg, Step, build, crt_decrypt, crt_support,
+    Arch, Circuit, CrtKey, CrtRun, ExpRun, HwError, HwOption, Paper, ProductRun, Reg, Step, build, crt_decrypt,
+    crt_support,
 };
 pub use table::{Entry, Table};
 

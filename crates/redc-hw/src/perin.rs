@@ -232,7 +232,7 @@ impl Perin {
     /// k = `radix` (16 or 32; `None` → 16). Sizes as in the module docs.
     pub fn new(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Self, HwError> {
         if !matches!(arch, Arch::PerinSystolic | Arch::PerinMultiplexed) {
-            return Err(HwError::Unsupported(format!(
+            return Err(HwError::unsupported(format!(
                 "{} is not an architecture of the perin paper",
                 arch.name()
             )));

@@ -758,7 +758,7 @@ fn errors_never_panic() {
     for other in [Arch::Fdfm, Arch::BlumPaar, Arch::PerinSystolic, Arch::Dataflow] {
         assert!(matches!(
             carry_save::build(other, &n, None),
-            Err(HwError::Unsupported(_))
+            Err(HwError::Unsupported { option: None, .. })
         ));
     }
 }

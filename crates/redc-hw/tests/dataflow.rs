@@ -230,7 +230,7 @@ fn errors_not_panics() {
         assert!(
             matches!(
                 Dataflow::new(&n, None, p, Offload::PerBlock),
-                Err(HwError::Unsupported(_))
+                Err(HwError::Unsupported { option: None, .. })
             ),
             "{p:?}"
         );

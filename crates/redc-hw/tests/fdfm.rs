@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use redc_hw::fdfm::{self, MmCounts};
 use redc_hw::random::Seeded;
 use redc_hw::reference::{mont_product_exact, pow2_mod, reduce};
-use redc_hw::{Arch, Big, Circuit, CrtKey, HwError, Step, Table};
+use redc_hw::{Arch, Big, Circuit, CrtKey, HwError, HwOption, Step, Table};
 
 fn core(n: &Big) -> Box<dyn Circuit> {
     fdfm::build(n, None).unwrap_or_else(|e| panic!("build: {e}"))
@@ -552,7 +552,10 @@ fn bad_inputs_are_errors() {
     ));
     assert!(matches!(
         fdfm::crt_decrypt(&key, &cipher, None, true),
-        Err(HwError::Unsupported(_))
+        Err(HwError::Unsupported {
+            option: Some(HwOption::Parallel),
+            ..
+        })
     ));
     assert!(matches!(
         fdfm::crt_decrypt(&key, &key.n, None, false),
