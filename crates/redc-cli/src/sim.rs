@@ -1,15 +1,19 @@
 //! `redc sim`: run a golden model of one of the papers' circuits (redc-hw),
 //! check its result against redc's reference, and report cycles, time,
-//! utilization and throughput; `--table PAPER` prints the paper's tables
-//! beside the models' figures.
+//! utilization and throughput (and, for the dataflow model, the share of
+//! word multiplication measured in redc's own SOS product); `--table PAPER`
+//! prints the paper's tables beside the models' figures.
 
 use crate::args::SimArgs;
 use crate::failure::bad_input;
+use redc::{Modulus, Nat, Product};
 use redc_hw::random::Seeded;
 use redc_hw::{Arch, Big, Circuit, CrtRun, HwError, Paper, Table, build, crt_decrypt, crt_support, reference};
 use serde_json::{Value, json};
+use std::hint::black_box;
 use std::io::Write;
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// Run `redc sim`.
 pub(crate) fn run(a: &SimArgs) -> anyhow::Result<ExitCode> {
@@ -262,7 +266,7 @@ fn plain(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Resu
     text += &ttext;
     if arch == Arch::Dataflow {
         // 000 Table 1 profiled 43% of the time in word multiplication.
-        let share = redc_hw::dataflow::measure_mult_share(bits, 2000);
+        let share = measure_mult_share(bits, 2000);
         text += &format!(
             "  profile         redc's own SOS product (w = 32) spends about {:.0}% of its time in word \
              multiplications, measured now (000 Table 1: 43% in mult32x32)\n",
@@ -277,6 +281,56 @@ fn plain(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Resu
     });
     json["throughput"] = tjson;
     Ok(Report { text, json })
+}
+
+/// The share of time redc's own software SOS product spends in word
+/// multiplication, measured here in the CLI (the model crate has no clock;
+/// its dataflow model counts cycles): `products` SOS products
+/// ([`Product::Sos`] through [`Modulus::multiplier`], `w = 32` as the
+/// paper's profile) of a `bits`-bit modulus are timed after one warm-up
+/// product, then the same number of 32×32→64-bit word products
+/// (`2s² + s` per product, in rows of `s` as in 000 Fig. 4) alone, each
+/// materialised so the compiler can neither vectorise nor fold them; the
+/// result is their ratio, clamped to `(0, 1]`. The paper's profile (000 Table 1)
+/// found 43% in `mult32x32`, a separate function built from four 16-bit
+/// partial products; in redc the product is one machine multiplication
+/// inlined into the row. A measurement to print — it varies from run to run
+/// and machine to machine, and unoptimised builds distort it.
+fn measure_mult_share(bits: usize, products: usize) -> f64 {
+    let n: Nat<u32> = Seeded::new(0x000d_a7af).odd_modulus(bits.max(2)).to_width();
+    let Ok(modulus) = Modulus::new(&n) else { return 1.0 };
+    let products = products.max(1);
+    let mut mul = modulus.multiplier(Product::Sos);
+    let mut x = mul.to_mont(&Nat::from_u64(3));
+    let y = mul.to_mont(&Nat::from_u64(5));
+    let mut tmp = modulus.one();
+    mul.mul_assign(&mut x, &y, &mut tmp);
+    let start = Instant::now();
+    for _ in 0..products {
+        mul.mul_assign(&mut x, black_box(&y), &mut tmp);
+    }
+    black_box(&x);
+    let sos = start.elapsed().as_secs_f64();
+    let s = modulus.len();
+    let digits: Vec<u32> = black_box(modulus.digits().to_vec());
+    let mut acc = 0u64;
+    let mut d = black_box(0x9e37_79b9u32);
+    let start = Instant::now();
+    for _ in 0..products.saturating_mul(2 * s + 1) {
+        for &xj in &digits {
+            // Each product is materialised on its own (no vectorising, no
+            // folding), as the separate word products of Fig. 4 are.
+            acc = acc.wrapping_add(black_box(u64::from(xj) * u64::from(d)));
+        }
+        d = d.wrapping_add(acc as u32 | 1);
+    }
+    black_box(acc);
+    let muls = start.elapsed().as_secs_f64();
+    if sos > 0.0 {
+        (muls / sos).clamp(f64::MIN_POSITIVE, 1.0)
+    } else {
+        1.0
+    }
 }
 
 fn crt(arch: Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Result<Report> {

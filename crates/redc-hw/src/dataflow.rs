@@ -47,13 +47,8 @@
 //! `mod 2^w` and `n[j]` (the tests show the literal readings fail).
 
 use std::collections::VecDeque;
-use std::hint::black_box;
 use std::ops::{Add, AddAssign};
-use std::time::Instant;
 
-use redc::{Modulus, Nat, Product};
-
-use crate::random::Seeded;
 use crate::{Arch, Big, Circuit, Entry, ExpRun, HwError, ProductRun, Reg, Step, Table};
 
 /// The digit widths the model takes (§2's "stem" types).
@@ -828,55 +823,6 @@ fn from_digits(d: &[u64], w: u32) -> Big {
         .collect();
     bytes.reverse();
     Big::from_be_bytes(&bytes)
-}
-
-/// The share of time redc's own software SOS product spends in word
-/// multiplication, measured: `products` SOS products
-/// ([`Product::Sos`] through [`Modulus::multiplier`], `w = 32` as the
-/// paper's profile) of a `bits`-bit modulus are timed after one warm-up
-/// product, then the same number of 32×32→64-bit word products
-/// (`2s² + s` per product, in rows of `s` as in Fig. 4) alone, each
-/// materialised so the compiler can neither vectorise nor fold them; the
-/// result is their ratio, clamped to `(0, 1]`. The paper's profile (Table 1)
-/// found 43% in `mult32x32`, a separate function built from four 16-bit
-/// partial products; in redc the product is one machine multiplication
-/// inlined into the row. A measurement to print — it varies from run to run
-/// and machine to machine, and unoptimised builds distort it.
-pub fn measure_mult_share(bits: usize, products: usize) -> f64 {
-    let n: Nat<u32> = Seeded::new(0x000d_a7af).odd_modulus(bits.max(2)).to_width();
-    let Ok(modulus) = Modulus::new(&n) else { return 1.0 };
-    let products = products.max(1);
-    let mut mul = modulus.multiplier(Product::Sos);
-    let mut x = mul.to_mont(&Nat::from_u64(3));
-    let y = mul.to_mont(&Nat::from_u64(5));
-    let mut tmp = modulus.one();
-    mul.mul_assign(&mut x, &y, &mut tmp);
-    let start = Instant::now();
-    for _ in 0..products {
-        mul.mul_assign(&mut x, black_box(&y), &mut tmp);
-    }
-    black_box(&x);
-    let sos = start.elapsed().as_secs_f64();
-    let s = modulus.len();
-    let digits: Vec<u32> = black_box(modulus.digits().to_vec());
-    let mut acc = 0u64;
-    let mut d = black_box(0x9e37_79b9u32);
-    let start = Instant::now();
-    for _ in 0..products.saturating_mul(2 * s + 1) {
-        for &xj in &digits {
-            // Each product is materialised on its own (no vectorising, no
-            // folding), as the separate word products of Fig. 4 are.
-            acc = acc.wrapping_add(black_box(u64::from(xj) * u64::from(d)));
-        }
-        d = d.wrapping_add(acc as u32 | 1);
-    }
-    black_box(acc);
-    let muls = start.elapsed().as_secs_f64();
-    if sos > 0.0 {
-        (muls / sos).clamp(f64::MIN_POSITIVE, 1.0)
-    } else {
-        1.0
-    }
 }
 
 /// The paper's configuration for Tables 1–3: 1024-bit keys, `w = 32`.
