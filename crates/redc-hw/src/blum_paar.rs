@@ -112,7 +112,16 @@
 use redc::kernel::consts::neg_inv;
 
 use crate::table::{Entry, Table};
-use crate::{Arch, Big, Circuit, CrtKey, CrtRun, ExpRun, HwError, ProductRun, Reg, Step};
+use crate::{Arch, Big, Circuit, CrtKey, CrtRun, CrtSupport, ExpRun, HwError, Paper, ProductRun, Reg, Step};
+
+/// The systolic array as the registry lists it: the halves of a CRT
+/// decryption run on one array after the other or on two at once (§5.2).
+pub static ARCH: Arch = Arch {
+    name: "blum-paar",
+    paper: Paper::BlumPaar,
+    build,
+    crt: CrtSupport::SerialOrParallel(crt_decrypt),
+};
 
 /// The paper's digit width: k = 4, radix 16 (§4.1).
 pub const DEFAULT_RADIX: u32 = 4;
@@ -276,7 +285,7 @@ impl BlumPaar {
     pub fn new(n: &Big, k: u32) -> Result<Self, HwError> {
         if !(1..=MAX_RADIX).contains(&k) {
             return Err(HwError::Radix {
-                arch: Arch::BlumPaar.name(),
+                arch: ARCH.name,
                 radix: k,
                 allowed: "1 to 16 (k bits, radix 2^k)",
             });
@@ -429,8 +438,8 @@ impl BlumPaar {
 }
 
 impl Circuit for BlumPaar {
-    fn arch(&self) -> Arch {
-        Arch::BlumPaar
+    fn arch(&self) -> &'static Arch {
+        &ARCH
     }
 
     fn modulus(&self) -> &Big {

@@ -3,10 +3,10 @@
 //!
 //! Two carry-save Montgomery multipliers and the RSA processor built on them:
 //!
-//! * [`Arch::CsaRadix2`]: §II Algorithm I (McIvor et al., ref. 3), radix 2, one
+//! * [`RADIX2`] (`csa-radix2`): §II Algorithm I (McIvor et al., ref. 3), radix 2, one
 //!   four-to-two carry-save adder (CSA) per iteration, the multiplexer
 //!   choosing 0, n, B or D = B + n;
-//! * [`Arch::CsaRadix4`]: §III Algorithm II (Kamala and Shrinivas, ref. 9),
+//! * [`RADIX4`] (`csa-radix4`): §III Algorithm II (Kamala and Shrinivas, ref. 9),
 //!   "multi-bit shifting": two bits of A per iteration, a four-to-two CSA
 //!   adding 0, B, 2B or 3B, then a three-to-two CSA adding 0, n, 2n or 3n;
 //! * [`Circuit::exponentiate`]: §IV Algorithm III, right-to-left
@@ -78,9 +78,25 @@
 //! the k + 1 the paper claims (see [`tables`]).
 
 use crate::reference::pow2_mod;
-use crate::{Arch, Big, Circuit, Entry, ExpRun, HwError, ProductRun, Reg, Step, Table};
+use crate::{Arch, Big, Circuit, CrtSupport, Entry, ExpRun, HwError, Paper, ProductRun, Reg, Step, Table};
 
 const PAPER: &str = "003_4c508dab9c4d2fd2.txt";
+
+/// Alg. I, the radix-2 carry-save multiplier, as the registry lists it.
+pub static RADIX2: Arch = Arch {
+    name: "csa-radix2",
+    paper: Paper::CarrySave,
+    build: |n, radix| build(&RADIX2, n, radix),
+    crt: CrtSupport::Unmodelled,
+};
+
+/// Alg. II, the radix-4 carry-save multiplier, as the registry lists it.
+pub static RADIX4: Arch = Arch {
+    name: "csa-radix4",
+    paper: Paper::CarrySave,
+    build: |n, radix| build(&RADIX4, n, radix),
+    crt: CrtSupport::Unmodelled,
+};
 
 /// Clock cycles one iteration of Alg. I or Alg. II takes.
 const CYCLES_PER_ITERATION: u64 = 1;
@@ -242,7 +258,7 @@ enum Form {
 /// documentation for k, the iteration counts and the conventions).
 #[derive(Debug, Clone)]
 pub struct CarrySave {
-    arch: Arch,
+    arch: &'static Arch,
     n: Big,
     k: usize,
     iterations: usize,
@@ -252,19 +268,19 @@ pub struct CarrySave {
 }
 
 impl CarrySave {
-    /// The model of `arch` (`CsaRadix2` or `CsaRadix4`) for the odd modulus
+    /// The model of `arch` ([`RADIX2`] or [`RADIX4`]) for the odd modulus
     /// `n >= 3`; `radix` is `None` or the digit width in bits, 1 for
-    /// `CsaRadix2` and 2 for `CsaRadix4`.
-    pub fn new(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Self, HwError> {
-        let rho = match arch {
-            Arch::CsaRadix2 => 1,
-            Arch::CsaRadix4 => 2,
-            other => {
-                return Err(HwError::unsupported(format!(
-                    "{} is not an architecture of {PAPER}",
-                    other.name()
-                )));
-            }
+    /// [`RADIX2`] and 2 for [`RADIX4`].
+    pub fn new(arch: &'static Arch, n: &Big, radix: Option<u32>) -> Result<Self, HwError> {
+        let rho = if *arch == RADIX2 {
+            1
+        } else if *arch == RADIX4 {
+            2
+        } else {
+            return Err(HwError::unsupported(format!(
+                "{} is not an architecture of {PAPER}",
+                arch.name()
+            )));
         };
         if let Some(r) = radix.filter(|&r| r != rho) {
             let allowed = if rho == 1 { "1 (radix 2)" } else { "2 (radix 4)" };
@@ -506,7 +522,7 @@ fn alg3_slots(d: &Big) -> impl Iterator<Item = Slot> + '_ {
 }
 
 impl Circuit for CarrySave {
-    fn arch(&self) -> Arch {
+    fn arch(&self) -> &'static Arch {
         self.arch
     }
 
@@ -615,7 +631,7 @@ impl Circuit for CarrySave {
 }
 
 /// Builds the model of `arch` for `n` (see [`CarrySave::new`]).
-pub fn build(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
+pub fn build(arch: &'static Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
     Ok(Box::new(CarrySave::new(arch, n, radix)?))
 }
 
@@ -663,20 +679,12 @@ const TABLE2_ALG2: [Row; 2] = [
     row(1024, "XC4VSX35", (123.211, 3), 28891.0, (6.16, 2)),
 ];
 
-fn table1_rows(arch: Arch) -> &'static [Row] {
-    if arch == Arch::CsaRadix2 {
-        &TABLE1_ALG1
-    } else {
-        &TABLE1_ALG2
-    }
+fn table1_rows(arch: &Arch) -> &'static [Row] {
+    if *arch == RADIX2 { &TABLE1_ALG1 } else { &TABLE1_ALG2 }
 }
 
-fn table2_rows(arch: Arch) -> &'static [Row] {
-    if arch == Arch::CsaRadix2 {
-        &TABLE2_ALG1
-    } else {
-        &TABLE2_ALG2
-    }
+fn table2_rows(arch: &Arch) -> &'static [Row] {
+    if *arch == RADIX2 { &TABLE2_ALG1 } else { &TABLE2_ALG2 }
 }
 
 /// The row of the smallest bit length at least `k`, else the largest.
@@ -685,13 +693,13 @@ fn row_for(rows: &'static [Row], k: usize) -> &'static Row {
 }
 
 /// The model for a `k`-bit modulus in the tables: n = 2^k − 1 (only k matters).
-fn model_for(arch: Arch, k: usize) -> CarrySave {
+fn model_for(arch: &'static Arch, k: usize) -> CarrySave {
     let n = Big::pow2(k).checked_sub(&Big::one()).expect("k >= 2");
     CarrySave::new(arch, &n, None).expect("odd modulus, default radix")
 }
 
-fn algo(arch: Arch) -> &'static str {
-    if arch == Arch::CsaRadix2 { "Algo1" } else { "Algo2" }
+fn algo(arch: &Arch) -> &'static str {
+    if *arch == RADIX2 { "Algo1" } else { "Algo2" }
 }
 
 /// Mbit/s: `k` bits in `cycles` cycles at `mhz`.
@@ -733,7 +741,7 @@ fn table1() -> Table {
         "Frequency and area are the paper's place-and-route results; the model does not estimate them and \
          uses them as given (the clock is clock_mhz()).",
     );
-    for arch in [Arch::CsaRadix2, Arch::CsaRadix4] {
+    for arch in [&RADIX2, &RADIX4] {
         for r in table1_rows(arch) {
             let m = model_for(arch, r.k);
             let (k, cycles) = (r.k, m.product_cycles());
@@ -750,7 +758,7 @@ fn table1() -> Table {
                 || throughput_note(r, cycles),
             );
             // The cycle counts the text claims: §I "k+2" for [3]'s 4:2 CSA, §III "K+1" for Alg. II.
-            let claimed = if arch == Arch::CsaRadix2 { k + 2 } else { k + 1 };
+            let claimed = if *arch == RADIX2 { k + 2 } else { k + 1 };
             push_checked(
                 &mut t,
                 entry("cycles per product", "cycles", claimed as f64, 0, cycles as f64),
@@ -764,7 +772,7 @@ fn table1() -> Table {
                 },
             );
             // The printed loop bounds: Alg. I "for i in 0 to k-1", Alg. II "0 to [k/2]-1".
-            let printed = if arch == Arch::CsaRadix2 { k } else { k.div_ceil(2) };
+            let printed = if *arch == RADIX2 { k } else { k.div_ceil(2) };
             let iterations = m.iterations() as f64;
             push_checked(
                 &mut t,
@@ -799,8 +807,8 @@ fn throughput_note(r: &Row, cycles: u64) -> String {
     )
 }
 
-fn iterations_note(arch: Arch) -> String {
-    let text = if arch == Arch::CsaRadix2 {
+fn iterations_note(arch: &Arch) -> String {
+    let text = if *arch == RADIX2 {
         "Alg. I prints 'for i in 0 to k-1' (k iterations, R = 2^k), yet the text claims k+2 cycles, and the \
          carry-save operands (A, B < 2n, no final subtraction) need R > 4n, r = k+2 for a k-bit n: with r = k an \
          output reaches almost 5n. The model runs i = 0..k+1, k+2 iterations."
@@ -840,7 +848,7 @@ fn table2() -> Table {
         rsa(slots - 1),
         rsa(slots + 1),
     ));
-    for arch in [Arch::CsaRadix2, Arch::CsaRadix4] {
+    for arch in [&RADIX2, &RADIX4] {
         for r in table2_rows(arch) {
             let m = model_for(arch, r.k);
             let cycles = slots * m.product_cycles();

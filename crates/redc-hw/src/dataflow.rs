@@ -49,7 +49,16 @@
 use std::collections::VecDeque;
 use std::ops::{Add, AddAssign};
 
-use crate::{Arch, Big, Circuit, Entry, ExpRun, HwError, ProductRun, Reg, Step, Table};
+use crate::{Arch, Big, Circuit, CrtSupport, Entry, ExpRun, HwError, Paper, ProductRun, Reg, Step, Table};
+
+/// The SOS product with Step 1 on the dataflow engine, as the registry
+/// lists it (the paper models no CRT decryption).
+pub static ARCH: Arch = Arch {
+    name: "dataflow",
+    paper: Paper::Dataflow,
+    build,
+    crt: CrtSupport::Unmodelled,
+};
 
 /// The digit widths the model takes (§2's "stem" types).
 pub const RADICES: [u32; 4] = [8, 16, 32, 64];
@@ -358,7 +367,7 @@ impl Dataflow {
         let w = radix.unwrap_or(DEFAULT_RADIX);
         if !RADICES.contains(&w) {
             return Err(HwError::Radix {
-                arch: Arch::Dataflow.name(),
+                arch: ARCH.name,
                 radix: w,
                 allowed: "8, 16, 32 or 64",
             });
@@ -692,8 +701,8 @@ impl Dataflow {
 }
 
 impl Circuit for Dataflow {
-    fn arch(&self) -> Arch {
-        Arch::Dataflow
+    fn arch(&self) -> &'static Arch {
+        &ARCH
     }
 
     fn modulus(&self) -> &Big {

@@ -70,7 +70,10 @@
 
 use redc::kernel::consts::neg_inv;
 
-use crate::{Arch, Big, Circuit, CrtKey, CrtRun, Entry, ExpRun, HwError, HwOption, ProductRun, Reg, Step, Table};
+use crate::{
+    Arch, Big, Circuit, CrtKey, CrtRun, CrtSupport, Entry, ExpRun, HwError, HwOption, Paper, ProductRun, Reg, Step,
+    Table,
+};
 
 /// The digit width of the core: the DSP48E1's unsigned 17-bit multiplier
 /// input (§5.1).
@@ -97,7 +100,20 @@ const Q_CYCLES: u64 = 6;
 const STEP_CYCLES: u64 = 2;
 /// Pipeline cycles that end a product (Eq. 8's "+ 4").
 const FLUSH_CYCLES: u64 = 4;
-const ARCH: &str = "fdfm";
+/// The CLI name.
+const NAME: &str = "fdfm";
+
+/// The FDFM core as the registry lists it: the halves of a CRT decryption
+/// run one after the other (§5.2.1).
+pub static ARCH: Arch = Arch {
+    name: NAME,
+    paper: Paper::Fdfm,
+    build,
+    crt: CrtSupport::Serial {
+        decrypt: crt_decrypt,
+        no_parallel: NO_PARALLEL_CRT,
+    },
+};
 
 /// Digits the core uses for an R-bit modulus: the smallest d with
 /// `17d >= R + 3` (§5.1's condition for omitting Alg. 1's final subtraction).
@@ -211,7 +227,7 @@ pub fn build_with_digits(n: &Big, d: usize) -> Result<Box<dyn Circuit>, HwError>
     let tight = (n.bits() + 2).div_ceil(DIGIT_BITS as usize);
     if !(tight..=digits_for(n.bits())).contains(&d) {
         return Err(HwError::Modulus(format!(
-            "{ARCH}: a {}-bit n takes {tight} to {} digits of 17 bits (17d >= bits(n) + 2 up to the paper's \
+            "{NAME}: a {}-bit n takes {tight} to {} digits of 17 bits (17d >= bits(n) + 2 up to the paper's \
              17d >= bits(n) + 3), not {d}",
             n.bits(),
             digits_for(n.bits())
@@ -283,7 +299,7 @@ pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) ->
     check_modulus(q, "q")?;
     if p == q || p.mul(q) != *n {
         return Err(HwError::Modulus(format!(
-            "{ARCH}: p and q must be distinct with p·q = n"
+            "{NAME}: p and q must be distinct with p·q = n"
         )));
     }
     if c >= n {
@@ -322,7 +338,7 @@ fn check_radix(radix: Option<u32>) -> Result<(), HwError> {
     match radix {
         None | Some(DIGIT_BITS) => Ok(()),
         Some(r) => Err(HwError::Radix {
-            arch: ARCH,
+            arch: NAME,
             radix: r,
             allowed: "17 (the DSP48E1 multiplier)",
         }),
@@ -334,7 +350,7 @@ fn check_modulus(n: &Big, name: &str) -> Result<(), HwError> {
         Ok(())
     } else {
         Err(HwError::Modulus(format!(
-            "{ARCH}: {name} must be odd and at least 3, got 0x{}",
+            "{NAME}: {name} must be odd and at least 3, got 0x{}",
             n.to_hex()
         )))
     }
@@ -691,7 +707,7 @@ fn host_half(key: &CrtKey, p: &Big, o: &Big, mp: &Modulus, d1: usize) -> Result<
     let z = crate::reference::modpow(o, &p1, &key.n);
     if crate::reference::reduce(&z, p) != one {
         return Err(HwError::Modulus(format!(
-            "{ARCH}: the CRT coefficient (other prime)^(p−1) mod n is not 1 mod p for p = 0x{}: \
+            "{NAME}: the CRT coefficient (other prime)^(p−1) mod n is not 1 mod p for p = 0x{}: \
              p and q must be distinct primes",
             p.to_hex()
         )));
@@ -797,8 +813,8 @@ impl Fdfm {
 }
 
 impl Circuit for Fdfm {
-    fn arch(&self) -> Arch {
-        Arch::Fdfm
+    fn arch(&self) -> &'static Arch {
+        &ARCH
     }
 
     fn modulus(&self) -> &Big {

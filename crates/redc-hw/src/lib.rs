@@ -13,26 +13,31 @@
 //! | [`perin`] | 004_b65c74827168229f.txt (Perin, Mesquita, Martins) | `perin-systolic`, `perin-multiplexed` |
 //! | [`dataflow`] | 000_be478b6750af4540.txt (Maxeler dataflow RSA) | `dataflow` |
 //!
-//! Every model implements [`Circuit`]; [`build`] makes one by [`Arch`] name so
-//! the CLI and the tests treat them alike. [`reference`](mod@reference) holds the
+//! Every model implements [`Circuit`] and declares its [`Arch`] entry; the
+//! registry, [`Arch::ALL`], lists them, and [`build`] makes a model from an
+//! entry, so the CLI and the tests treat them alike (a new architecture is
+//! one model file, its `pub mod` line here and one line in [`Arch::ALL`]).
+//! [`reference`](mod@reference) holds the
 //! independent arithmetic the models are checked against, [`table`] the
 //! paper-versus-model tables, and [`vectors`] the testbench files.
 
-pub mod arch;
 pub mod blum_paar;
 pub mod carry_save;
+mod circuit;
 pub mod dataflow;
 pub mod fdfm;
 pub mod perin;
 pub mod random;
 pub mod reference;
+mod registry;
 pub mod table;
 pub mod vectors;
 
-pub use arch::{
-    Arch, Circuit, CrtKey, CrtRun, ExpRun, HwError, HwOption, Paper, ProductRun, Reg, Step, build, crt_decrypt,
-    crt_support,
+pub use circuit::{
+    Arch, Build, Circuit, CrtDecrypt, CrtKey, CrtRun, CrtSupport, ExpRun, HwError, HwOption, Paper, ProductRun, Reg,
+    Step,
 };
+pub use registry::{build, crt_decrypt, crt_support};
 pub use table::{Entry, Table};
 
 /// The integers every model exchanges: redc's natural numbers in 64-bit

@@ -5,13 +5,13 @@
 //! Two circuits for the paper's Algorithm 1 (§2), word-serial Montgomery
 //! multiplication in radix 2^k (k = 16 or 32) without final subtraction:
 //!
-//! * [`Arch::PerinSystolic`] (§4.1, Figures 1–5): a one-dimensional array of
+//! * [`SYSTOLIC`] (`perin-systolic`, §4.1, Figures 1–5): a one-dimensional array of
 //!   m processing elements; PE j+1 holds the words B_j and N_j
 //!   (j = 0..m−1), multiplies a_i·B_j and q_i·N_j in its own two multipliers
 //!   and adds them to S_j and the carry of PE j (Figure 2). PE1 takes no carry and discards its
 //!   word (the division by 2^k); PE_m outputs two words, S^{m−2} and
 //!   S^{m−1}, the latter the sum of its carry signals (§4.1.2).
-//! * [`Arch::PerinMultiplexed`] (§4.2, Figures 6–10): arithmetic cores of four
+//! * [`MULTIPLEXED`] (`perin-multiplexed`, §4.2, Figures 6–10): arithmetic cores of four
 //!   PEs sharing one multiplier block and one 8×k-bit RAM of four B and four
 //!   N words. The multiplier block forms the two word products of one PE per
 //!   cycle and chains their k-bit carries (`C_SaB` of S_i + a_i·B, `C_qN` of
@@ -111,9 +111,63 @@
 
 use redc::kernel::consts::neg_inv;
 
-use crate::{Arch, Big, Circuit, Entry, ExpRun, HwError, ProductRun, Reg, Step, Table};
+use crate::{Arch, Big, Circuit, CrtSupport, Entry, ExpRun, HwError, Paper, ProductRun, Reg, Step, Table};
 
 const PAPER: &str = "004_b65c74827168229f.txt";
+
+/// The systolic array (§4.1) as the registry lists it.
+pub static SYSTOLIC: Arch = Arch {
+    name: "perin-systolic",
+    paper: Paper::Perin,
+    build: |n, radix| build(&SYSTOLIC, n, radix),
+    crt: CrtSupport::Unmodelled,
+};
+
+/// The multiplexed array of arithmetic cores (§4.2) as the registry lists it.
+pub static MULTIPLEXED: Arch = Arch {
+    name: "perin-multiplexed",
+    paper: Paper::Perin,
+    build: |n, radix| build(&MULTIPLEXED, n, radix),
+    crt: CrtSupport::Unmodelled,
+};
+
+/// Which of the paper's two arrays a [`Perin`] models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// §4.1: m processing elements, two multipliers each.
+    Systolic,
+    /// §4.2: arithmetic cores of four PEs sharing one multiplier block.
+    Multiplexed,
+}
+
+impl Layout {
+    /// The layout of `arch`, if it is one of this paper's.
+    fn of(arch: &Arch) -> Option<Self> {
+        if *arch == SYSTOLIC {
+            Some(Self::Systolic)
+        } else if *arch == MULTIPLEXED {
+            Some(Self::Multiplexed)
+        } else {
+            None
+        }
+    }
+
+    /// The registry entry.
+    fn arch(self) -> &'static Arch {
+        match self {
+            Self::Systolic => &SYSTOLIC,
+            Self::Multiplexed => &MULTIPLEXED,
+        }
+    }
+
+    /// The per-word pipeline.
+    fn pipeline(self) -> &'static Pipeline {
+        match self {
+            Self::Systolic => &SYSTOLIC_PE,
+            Self::Multiplexed => &MULTIPLEXED_CORE,
+        }
+    }
+}
 
 /// Cycles from addressing a block-RAM word to the first cycle it can be
 /// used (address in t, latched at the end of t + 1).
@@ -154,7 +208,7 @@ impl ExpCycles {
 /// One of the paper's two multipliers loaded with a modulus.
 #[derive(Debug, Clone)]
 pub struct Perin {
-    arch: Arch,
+    layout: Layout,
     n: Big,
     /// Radix 2^k.
     k: u32,
@@ -182,7 +236,7 @@ struct Pipeline {
 }
 
 /// Systolic PE: multiply (a_i·B_j, q_i·N_j), add (Figure 2).
-const SYSTOLIC: Pipeline = Pipeline {
+const SYSTOLIC_PE: Pipeline = Pipeline {
     share: &[1, 1],
     s_stage: 1,
     carry_from: 1,
@@ -190,7 +244,7 @@ const SYSTOLIC: Pipeline = Pipeline {
 
 /// Multiplexed core: RAM read of B_j and N_j, multiply, accumulate S_i^j and
 /// the carries in the multiplier block (Figure 9), PE add (Figure 10).
-const MULTIPLEXED: Pipeline = Pipeline {
+const MULTIPLEXED_CORE: Pipeline = Pipeline {
     share: &[CORE_WORDS, CORE_WORDS, CORE_WORDS, 1],
     s_stage: 2,
     carry_from: 2,
@@ -221,22 +275,22 @@ enum Op {
     Leave,
 }
 
-/// Builds a model of `arch` (`PerinSystolic` or `PerinMultiplexed`) for the
+/// Builds a model of `arch` ([`SYSTOLIC`] or [`MULTIPLEXED`]) for the
 /// odd modulus `n >= 3`; `radix` is k (`None` → 16).
-pub fn build(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
+pub fn build(arch: &Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
     Ok(Box::new(Perin::new(arch, n, radix)?))
 }
 
 impl Perin {
     /// The model of `arch` for the odd modulus `n >= 3` in radix 2^k,
     /// k = `radix` (16 or 32; `None` → 16). Sizes as in the module docs.
-    pub fn new(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Self, HwError> {
-        if !matches!(arch, Arch::PerinSystolic | Arch::PerinMultiplexed) {
+    pub fn new(arch: &Arch, n: &Big, radix: Option<u32>) -> Result<Self, HwError> {
+        let Some(layout) = Layout::of(arch) else {
             return Err(HwError::unsupported(format!(
                 "{} is not an architecture of the perin paper",
                 arch.name()
             )));
-        }
+        };
         let k = radix.unwrap_or(16);
         if k != 16 && k != 32 {
             return Err(HwError::Radix {
@@ -249,14 +303,14 @@ impl Perin {
             return Err(HwError::Modulus(format!("{} needs an odd modulus n >= 3", arch.name())));
         }
         let words = (n.bits() + 2).div_ceil(k as usize).max(2);
-        let m = match arch {
-            Arch::PerinMultiplexed => words.div_ceil(CORE_WORDS) * CORE_WORDS,
-            _ => words,
+        let m = match layout {
+            Layout::Multiplexed => words.div_ceil(CORE_WORDS) * CORE_WORDS,
+            Layout::Systolic => words,
         };
         let r = k as usize * m;
         let modulus_error = || HwError::Modulus("zero modulus".into());
         let mut model = Self {
-            arch,
+            layout,
             n: n.clone(),
             k,
             m,
@@ -273,7 +327,7 @@ impl Perin {
     /// Number of arithmetic cores of the multiplexed array (m/4), `None` for
     /// the systolic one.
     pub fn arithmetic_cores(&self) -> Option<usize> {
-        (self.arch == Arch::PerinMultiplexed).then_some(self.m / CORE_WORDS)
+        (self.layout == Layout::Multiplexed).then_some(self.m / CORE_WORDS)
     }
 
     /// `base^exp mod n` with the Montgomery powering ladder (§6, Joye–Yen):
@@ -315,17 +369,10 @@ impl Perin {
                 .map_or(0, |c| c * 2 * CORE_WORDS * self.k as usize)
     }
 
-    fn pipeline(&self) -> &'static Pipeline {
-        match self.arch {
-            Arch::PerinMultiplexed => &MULTIPLEXED,
-            _ => &SYSTOLIC,
-        }
-    }
-
     /// Walks one product's schedule (module docs) in program order, telling
     /// `visit` each step, and returns the cycles it takes.
     fn walk(&self, mut visit: impl FnMut(Event)) -> u64 {
-        let p = self.pipeline();
+        let p = self.layout.pipeline();
         let m = self.m;
         // Load: word t addressed in cycle t; the last is latched in cycle m.
         let mut last = m as u64;
@@ -484,8 +531,8 @@ impl Datapath<'_> {
         let (k, mask, m) = (self.model.k, self.mask, self.model.m);
         let (a_i, q_i, b_j, n_j, s_j) = (self.a_i, self.q_i, self.b[j], self.model.n_words[j], self.s[j]);
         let carry_in = |c: &[u64]| if j == 0 { 0 } else { c[j - 1] };
-        let (word, top) = match self.model.arch {
-            Arch::PerinMultiplexed => {
+        let (word, top) = match self.model.layout {
+            Layout::Multiplexed => {
                 // Multiplier block (Figure 9): S_i + a_i·B and q_i·N, k-bit carries.
                 let sab = s_j + a_i * b_j + carry_in(&self.carries[0]);
                 let qn = q_i * n_j + carry_in(&self.carries[1]);
@@ -497,7 +544,7 @@ impl Datapath<'_> {
                 }
                 (pe & mask, c[0] + c[1] + c[2])
             }
-            _ => {
+            Layout::Systolic => {
                 // Systolic PE (Figure 2): low product words added, then S_j and the carry.
                 let (ab, qn) = (a_i * b_j, q_i * n_j);
                 let x = (ab & mask) + (qn & mask);
@@ -524,9 +571,9 @@ impl Datapath<'_> {
             value: Big::from_u64(value),
         };
         let mut regs = vec![word("a_i", self.a_i), word("q_i", self.q_i)];
-        let carry_regs: &[(&'static str, usize)] = match self.model.arch {
-            Arch::PerinMultiplexed => &[("C_SaB", k), ("C_qN", k), ("C_PE", 1)],
-            _ => &[("C", k + 1)],
+        let carry_regs: &[(&'static str, usize)] = match self.model.layout {
+            Layout::Multiplexed => &[("C_SaB", k), ("C_qN", k), ("C_PE", 1)],
+            Layout::Systolic => &[("C", k + 1)],
         };
         for (&(name, w), c) in carry_regs.iter().zip(&self.carries) {
             regs.push(Reg {
@@ -545,8 +592,8 @@ impl Datapath<'_> {
 }
 
 impl Circuit for Perin {
-    fn arch(&self) -> Arch {
-        self.arch
+    fn arch(&self) -> &'static Arch {
+        self.layout.arch()
     }
 
     fn modulus(&self) -> &Big {
@@ -579,7 +626,7 @@ impl Circuit for Perin {
         let bound = self.operand_bound();
         check(a, &bound, "a", "2n")?;
         check(b, &bound, "b", "2n")?;
-        let carry_regs = if self.arch == Arch::PerinMultiplexed { 3 } else { 1 };
+        let carry_regs = if self.layout == Layout::Multiplexed { 3 } else { 1 };
         let mut dp = Datapath {
             model: self,
             mask: (1u64 << self.k) - 1,
@@ -622,9 +669,9 @@ impl Circuit for Perin {
 
     /// Table 1, Virtex-5.
     fn clock_mhz(&self) -> f64 {
-        match (self.arch, self.k) {
-            (Arch::PerinSystolic, 16) => 130.0,
-            (Arch::PerinSystolic, _) => 95.0,
+        match (self.layout, self.k) {
+            (Layout::Systolic, 16) => 130.0,
+            (Layout::Systolic, _) => 95.0,
             (_, 16) => 120.0,
             _ => 90.0,
         }
@@ -673,7 +720,7 @@ pub fn tables() -> Vec<Table> {
 }
 
 /// A model with m = n/k words: the largest modulus that fits, of n − 2 bits.
-fn paper_size(arch: Arch, n: usize, k: u32) -> Perin {
+fn paper_size(arch: &Arch, n: usize, k: u32) -> Perin {
     let modulus = Big::pow2(n - 2).checked_sub(&Big::one()).unwrap_or_default();
     Perin::new(arch, &modulus, Some(k)).expect("a valid configuration")
 }
@@ -701,9 +748,9 @@ fn table1() -> Table {
          1024 at fixed k (4 per core for k=16, 8 for k=32).",
     );
     t.note("Slices, DSP48 and the clock frequency are synthesis results the model does not derive.");
-    type Row = (&'static str, Arch, usize, u32, f64, f64);
-    let sys = Arch::PerinSystolic;
-    let mux = Arch::PerinMultiplexed;
+    type Row = (&'static str, &'static Arch, usize, u32, f64, f64);
+    let sys = &SYSTOLIC;
+    let mux = &MULTIPLEXED;
     let rows: [Row; 14] = [
         ("Virtex-4", sys, 512, 16, 192.0, 128.0),
         ("Virtex-4", sys, 512, 32, 96.0, 128.0),
@@ -801,7 +848,7 @@ fn table2() -> Table {
     let rows = [
         (
             "systolic n=1024 k=16",
-            Arch::PerinSystolic,
+            &SYSTOLIC,
             16,
             130.0,
             3.23,
@@ -811,7 +858,7 @@ fn table2() -> Table {
         ),
         (
             "multiplexed n=1024 k=32",
-            Arch::PerinMultiplexed,
+            &MULTIPLEXED,
             32,
             90.0,
             4.36,

@@ -29,7 +29,7 @@ pub enum Format {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec {
     /// The architecture.
-    pub arch: Arch,
+    pub arch: &'static Arch,
     /// Bits of every modulus (at least 2).
     pub bits: usize,
     /// Digit width where the architecture takes one.

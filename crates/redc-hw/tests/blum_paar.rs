@@ -8,7 +8,7 @@ use num_bigint::BigUint;
 use redc_hw::blum_paar::{self, BlumPaar, DEFAULT_RADIX};
 use redc_hw::random::Seeded;
 use redc_hw::reference::mont_product_exact;
-use redc_hw::{Arch, Big, Circuit, CrtKey, HwError, Step, Table};
+use redc_hw::{Big, Circuit, CrtKey, HwError, Step, Table};
 
 /// M~ = (M' mod 2^k)·M with M' = −M^(-1), found independently of the model:
 /// the t < 2^k with M·t ≡ −1 (mod 2^k), by search.
@@ -297,7 +297,7 @@ fn crt_decryption_serial_and_parallel() {
         for _ in 0..2 {
             let c = rng.below(&key.n);
             let expect = big(&c).modpow(&big(&key.d), &big(&key.n));
-            let serial = redc_hw::crt_decrypt(Arch::BlumPaar, &key, &c, None, false).unwrap();
+            let serial = redc_hw::crt_decrypt(&blum_paar::ARCH, &key, &c, None, false).unwrap();
             let parallel = blum_paar::crt_decrypt(&key, &c, None, true).unwrap();
             assert_eq!(big(&serial.value), expect);
             assert_eq!(serial.value, parallel.value);
@@ -319,12 +319,12 @@ fn crt_decryption_serial_and_parallel() {
 #[test]
 fn build_by_architecture_name() {
     let n = Big::from_u64(0xFFFF_FFFB);
-    let c = redc_hw::build(Arch::BlumPaar, &n, None).unwrap();
+    let c = redc_hw::build(&blum_paar::ARCH, &n, None).unwrap();
     assert_eq!(
         (c.arch(), c.digit_bits(), c.modulus()),
-        (Arch::BlumPaar, DEFAULT_RADIX, &n)
+        (&blum_paar::ARCH, DEFAULT_RADIX, &n)
     );
-    assert_eq!(redc_hw::build(Arch::BlumPaar, &n, Some(16)).unwrap().digit_bits(), 16);
+    assert_eq!(redc_hw::build(&blum_paar::ARCH, &n, Some(16)).unwrap().digit_bits(), 16);
     assert_eq!(c.utilization(), None);
 }
 

@@ -9,12 +9,12 @@ use common::{big, check_exponentiation, check_product, check_product_exact, edge
 use redc_hw::carry_save::{self, CarrySave, GateDelay, Pair};
 use redc_hw::random::Seeded;
 use redc_hw::reference::{mont_product_exact, reduce};
-use redc_hw::{Arch, Big, Circuit, HwError, Step, Table};
+use redc_hw::{Arch, Big, Circuit, HwError, Step, Table, blum_paar, dataflow, fdfm, perin};
 
-const ARCHS: [Arch; 2] = [Arch::CsaRadix2, Arch::CsaRadix4];
+const ARCHS: [&Arch; 2] = [&carry_save::RADIX2, &carry_save::RADIX4];
 const PAPER_SIZES: [usize; 3] = [512, 1024, 2048];
 
-fn model(arch: Arch, n: &Big) -> CarrySave {
+fn model(arch: &'static Arch, n: &Big) -> CarrySave {
     CarrySave::new(arch, n, None).unwrap_or_else(|e| panic!("{}: {e}", arch.name()))
 }
 
@@ -27,8 +27,8 @@ fn u(x: u64) -> Big {
 }
 
 /// Bits of A per iteration.
-fn rho(arch: Arch) -> usize {
-    if arch == Arch::CsaRadix2 { 1 } else { 2 }
+fn rho(arch: &Arch) -> usize {
+    if arch == &carry_save::RADIX2 { 1 } else { 2 }
 }
 
 fn reg<'a>(step: &'a Step, name: &str) -> &'a Big {
@@ -91,7 +91,7 @@ fn both_radices_agree_where_r_agrees() {
     let mut rng = Seeded::new(4);
     for bits in [8, 64, 100, 300] {
         let n = rng.odd_modulus(bits);
-        let (c2, c4) = (model(Arch::CsaRadix2, &n), model(Arch::CsaRadix4, &n));
+        let (c2, c4) = (model(&carry_save::RADIX2, &n), model(&carry_save::RADIX4, &n));
         assert_eq!(c2.r_log2(), c4.r_log2());
         for _ in 0..20 {
             let (a, b) = (rng.below(&c2.operand_bound()), rng.below(&c2.operand_bound()));
@@ -238,7 +238,7 @@ fn trace_registers_and_partial_sums() {
                 assert_eq!(run.cycles, trace.len() as u64);
                 let k = n.bits();
                 let layout: Vec<(&str, usize)> = trace[0].regs.iter().map(|r| (r.name, r.bits)).collect();
-                let (digit, q) = if arch == Arch::CsaRadix2 {
+                let (digit, q) = if arch == &carry_save::RADIX2 {
                     ("Ai", "qi")
                 } else {
                     ("{a2i+1,a2i}", "{q2i+1,q2i}")
@@ -295,7 +295,7 @@ fn trace_registers_and_partial_sums() {
 fn alg1_takes_k_plus_2_cycles() {
     let mut rng = Seeded::new(11);
     for k in [2, 3, 8, 64, 65, 512, 1024, 2048] {
-        let c = model(Arch::CsaRadix2, &rng.odd_modulus(k));
+        let c = model(&carry_save::RADIX2, &rng.odd_modulus(k));
         assert_eq!(c.product_cycles(), k as u64 + 2);
         assert_eq!(c.r_log2(), k + 2);
         if k <= 1024 {
@@ -313,7 +313,7 @@ fn alg1_takes_k_plus_2_cycles() {
 fn alg2_iterations_against_the_claimed_k_plus_1() {
     let mut rng = Seeded::new(12);
     for k in [2, 3, 8, 9, 64, 65, 512, 1024, 2048] {
-        let c = model(Arch::CsaRadix4, &rng.odd_modulus(k));
+        let c = model(&carry_save::RADIX4, &rng.odd_modulus(k));
         let printed = k.div_ceil(2);
         assert_eq!(c.iterations(), printed + 1);
         assert_eq!(c.product_cycles(), printed as u64 + 1);
@@ -341,8 +341,8 @@ fn alg2_iterations_against_the_claimed_k_plus_1() {
 #[test]
 fn critical_paths_per_cycle() {
     let n = u(0xFFFF_FFFB);
-    assert_eq!(model(Arch::CsaRadix2, &n).cycle_delay(), gd(6, 1, 1));
-    assert_eq!(model(Arch::CsaRadix4, &n).cycle_delay(), gd(9, 2, 1));
+    assert_eq!(model(&carry_save::RADIX2, &n).cycle_delay(), gd(6, 1, 1));
+    assert_eq!(model(&carry_save::RADIX4, &n).cycle_delay(), gd(9, 2, 1));
 }
 
 // 003_4c508dab9c4d2fd2.txt §III, latency: "Algorithm I: (k+2)*(6X+M+A) + 4X =
@@ -355,7 +355,7 @@ fn latency_equations() {
     for k in PAPER_SIZES {
         let n = all_ones(k);
         let k = k as u64;
-        let alg1 = model(Arch::CsaRadix2, &n);
+        let alg1 = model(&carry_save::RADIX2, &n);
         assert_eq!(alg1.latency(), gd(6 * k + 16, k + 2, k + 2));
         assert_eq!(alg1.latency(), gd(6 * (k + 2) + 4, k + 2, k + 2));
 
@@ -369,7 +369,7 @@ fn latency_equations() {
         );
         assert_eq!(printed_expansion.mux - product_form.mux, 2, "(k+2)·2M for (k+1)·2M");
 
-        let alg2 = model(Arch::CsaRadix4, &n);
+        let alg2 = model(&carry_save::RADIX4, &n);
         let cycles = k.div_ceil(2) + 1;
         assert_eq!(alg2.latency(), gd(9 * cycles + 4, 2 * cycles, cycles));
         assert!(alg2.latency().xor < alg1.latency().xor);
@@ -472,10 +472,10 @@ fn table_2() {
     }
     assert_eq!(matching(&t), expect);
     for (label, arch, k) in [
-        ("Algo1 512 (XC2V3000)", Arch::CsaRadix2, 512),
-        ("Algo1 1024 (XC2V6000)", Arch::CsaRadix2, 1024),
-        ("Algo2 512 (XC4VSX35)", Arch::CsaRadix4, 512),
-        ("Algo2 1024 (XC4VSX35)", Arch::CsaRadix4, 1024),
+        ("Algo1 512 (XC2V3000)", &carry_save::RADIX2, 512),
+        ("Algo1 1024 (XC2V6000)", &carry_save::RADIX2, 1024),
+        ("Algo2 512 (XC4VSX35)", &carry_save::RADIX4, 512),
+        ("Algo2 1024 (XC4VSX35)", &carry_save::RADIX4, 1024),
     ] {
         let cycles = 20 * model(arch, &all_ones(k)).product_cycles();
         assert_eq!(entry(&t, label, "product times per encryption").model, 20.0);
@@ -554,7 +554,7 @@ fn alg3_loop_is_002_alg_3_1() {
 fn alg3_constant_belongs_to_a_k_iteration_product() {
     let mut rng = Seeded::new(15);
     let n = rng.odd_modulus(64);
-    let c = model(Arch::CsaRadix2, &n);
+    let c = model(&carry_save::RADIX2, &n);
     let (k, r) = (n.bits(), c.r_log2());
     let paper_k = reduce(&Big::pow2(2 * k), &n);
     let x = rng.below(&n);
@@ -599,7 +599,7 @@ fn printed_alg2_digit_mapping_is_swapped() {
     let mut rng = Seeded::new(16);
     for _ in 0..10 {
         let n = rng.odd_modulus(48);
-        let c = model(Arch::CsaRadix4, &n);
+        let c = model(&carry_save::RADIX4, &n);
         let b = rng.below(&n).add(&Big::one());
         let run = c.multiply(&Big::one(), &b, None).unwrap();
         let printed = mont_product_exact(&u(2), &b, &n, c.r_log2());
@@ -625,7 +625,7 @@ fn printed_alg2_quotient_needs_n_3_mod_4() {
     for _ in 0..200 {
         let n = rng.odd_modulus(24);
         seen[n.low_bits(2).digits()[0] as usize] += 1;
-        let c = model(Arch::CsaRadix4, &n);
+        let c = model(&carry_save::RADIX4, &n);
         let (a, b) = (rng.below(&c.operand_bound()), rng.below(&c.operand_bound()));
         check_exact(&c, &a, &b);
     }
@@ -640,7 +640,7 @@ fn printed_alg2_registers_are_too_narrow() {
     let mut rng = Seeded::new(18);
     for k in [16, 64] {
         let n = all_ones(k);
-        let c = model(Arch::CsaRadix4, &n);
+        let c = model(&carry_save::RADIX4, &n);
         let mut widest = 0;
         for _ in 0..20 {
             let top = c.operand_bound().checked_sub(&Big::one()).unwrap();
@@ -678,8 +678,8 @@ fn abstract_percentages() {
 #[test]
 fn parameters_and_clocks() {
     for (arch, clocks) in [
-        (Arch::CsaRadix2, [122.03, 111.32, 90.73]),
-        (Arch::CsaRadix4, [179.746, 161.645, 131.032]),
+        (&carry_save::RADIX2, [122.03, 111.32, 90.73]),
+        (&carry_save::RADIX4, [179.746, 161.645, 131.032]),
     ] {
         let digit_bits = rho(arch) as u32;
         for (bits, mhz) in [
@@ -713,7 +713,7 @@ fn errors_never_panic() {
                 "n = {bad}"
             );
         }
-        let wrong = if arch == Arch::CsaRadix2 {
+        let wrong = if arch == &carry_save::RADIX2 {
             [0, 2, 3, 16]
         } else {
             [0, 1, 3, 16]
@@ -755,7 +755,7 @@ fn errors_never_panic() {
         let a = n.checked_sub(&u(2)).unwrap();
         check_exact(&c, &a, &a);
     }
-    for other in [Arch::Fdfm, Arch::BlumPaar, Arch::PerinSystolic, Arch::Dataflow] {
+    for other in [&fdfm::ARCH, &blum_paar::ARCH, &perin::SYSTOLIC, &dataflow::ARCH] {
         assert!(matches!(
             carry_save::build(other, &n, None),
             Err(HwError::Unsupported { option: None, .. })

@@ -16,11 +16,11 @@ use redc_hw::dataflow::{
 };
 use redc_hw::random::Seeded;
 use redc_hw::reference::{mont_product_exact, pow2_mod};
-use redc_hw::{Arch, Big, Circuit, HwError, Table, build};
+use redc_hw::{Big, Circuit, HwError, Table, build};
 
 /// The model loaded with `n` at digit width `w`, through the shared entry.
 fn circuit(n: &Big, w: u32) -> Box<dyn Circuit> {
-    build(Arch::Dataflow, n, Some(w)).expect("odd modulus >= 3, supported radix")
+    build(&dataflow::ARCH, n, Some(w)).expect("odd modulus >= 3, supported radix")
 }
 
 /// What the circuit's output is defined to equal: the exact
@@ -166,12 +166,15 @@ fn exponentiation_counts_follow_fig1() {
 fn errors_not_panics() {
     for n in [0u64, 1, 2, 4, 1 << 40] {
         assert!(
-            matches!(build(Arch::Dataflow, &Big::from_u64(n), None), Err(HwError::Modulus(_))),
+            matches!(
+                build(&dataflow::ARCH, &Big::from_u64(n), None),
+                Err(HwError::Modulus(_))
+            ),
             "{n}"
         );
     }
     for r in [0, 1, 7, 12, 24, 128] {
-        let e = build(Arch::Dataflow, &Big::from_u64(97), Some(r)).err();
+        let e = build(&dataflow::ARCH, &Big::from_u64(97), Some(r)).err();
         assert!(matches!(e, Some(HwError::Radix { radix, .. }) if radix == r), "{r}");
     }
     let n = Big::from_u64(1_000_003);
@@ -263,9 +266,9 @@ fn sizes_follow_eq2_and_eq5() {
             assert_eq!(c.digit_bits(), w);
             assert_eq!(c.operand_bound(), n);
             assert_eq!(c.clock_mhz(), 100.0);
-            assert_eq!(c.arch(), Arch::Dataflow);
+            assert_eq!(c.arch(), &dataflow::ARCH);
         }
-        assert_eq!(build(Arch::Dataflow, &n, None).unwrap().digit_bits(), DEFAULT_RADIX);
+        assert_eq!(build(&dataflow::ARCH, &n, None).unwrap().digit_bits(), DEFAULT_RADIX);
     }
 }
 

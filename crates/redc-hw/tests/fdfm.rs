@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use redc_hw::fdfm::{self, MmCounts};
 use redc_hw::random::Seeded;
 use redc_hw::reference::{mont_product_exact, pow2_mod, reduce};
-use redc_hw::{Arch, Big, Circuit, CrtKey, HwError, HwOption, Step, Table};
+use redc_hw::{Big, Circuit, CrtKey, HwError, HwOption, Step, Table};
 
 fn core(n: &Big) -> Box<dyn Circuit> {
     fdfm::build(n, None).unwrap_or_else(|e| panic!("build: {e}"))
@@ -301,7 +301,7 @@ fn crt_decryption_matches_num_bigint() {
                         0,
                     ]
                 );
-                let via_arch = redc_hw::crt_decrypt(Arch::Fdfm, &key, c, Some(17), false).expect("valid key");
+                let via_arch = redc_hw::crt_decrypt(&fdfm::ARCH, &key, c, Some(17), false).expect("valid key");
                 assert_eq!(via_arch, run);
             }
         }
@@ -521,13 +521,13 @@ fn bad_inputs_are_errors() {
     let n = Big::from_u64(1_000_003);
     for radix in [0, 1, 16, 18, 32] {
         assert!(
-            matches!(redc_hw::build(Arch::Fdfm, &n, Some(radix)), Err(HwError::Radix { radix: r, .. }) if r == radix)
+            matches!(redc_hw::build(&fdfm::ARCH, &n, Some(radix)), Err(HwError::Radix { radix: r, .. }) if r == radix)
         );
     }
-    let c = redc_hw::build(Arch::Fdfm, &n, Some(17)).expect("radix 17");
+    let c = redc_hw::build(&fdfm::ARCH, &n, Some(17)).expect("radix 17");
     assert_eq!(
         (c.arch(), c.digit_bits(), c.digits(), c.clock_mhz()),
-        (Arch::Fdfm, 17, 2, 336.7)
+        (&fdfm::ARCH, 17, 2, 336.7)
     );
     let two_n = n.shl(1);
     assert!(matches!(

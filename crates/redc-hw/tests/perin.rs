@@ -8,12 +8,12 @@ use common::{big, check_exponentiation, check_product_exact, edge_moduli, edge_o
 use redc_hw::perin::{self, Method, Perin};
 use redc_hw::random::Seeded;
 use redc_hw::reference::mont_product_exact;
-use redc_hw::{Arch, Big, Circuit, HwError, Step, Table};
+use redc_hw::{Arch, Big, Circuit, HwError, Step, Table, fdfm};
 
-const ARCHS: [Arch; 2] = [Arch::PerinSystolic, Arch::PerinMultiplexed];
+const ARCHS: [&Arch; 2] = [&perin::SYSTOLIC, &perin::MULTIPLEXED];
 const RADICES: [u32; 2] = [16, 32];
 
-fn model(arch: Arch, n: &Big, k: u32) -> Perin {
+fn model(arch: &'static Arch, n: &Big, k: u32) -> Perin {
     Perin::new(arch, n, Some(k)).unwrap_or_else(|e| panic!("{}: {e}", arch.name()))
 }
 
@@ -221,8 +221,8 @@ fn sizes_follow_four_n_below_r() {
         for bits in 2..600 {
             let n = ones(bits);
             let words = (bits + 2).div_ceil(k as usize).max(2);
-            let s = model(Arch::PerinSystolic, &n, k);
-            let x = model(Arch::PerinMultiplexed, &n, k);
+            let s = model(&perin::SYSTOLIC, &n, k);
+            let x = model(&perin::MULTIPLEXED, &n, k);
             assert_eq!(s.digits(), words);
             assert_eq!(x.digits(), words.div_ceil(4) * 4);
             assert_eq!(x.arithmetic_cores(), Some(x.digits() / 4));
@@ -244,8 +244,8 @@ fn product_cycles_are_the_papers_equations() {
     for k in RADICES {
         for bits in (2..2100).step_by(7) {
             let n = ones(bits);
-            let s = model(Arch::PerinSystolic, &n, k);
-            let x = model(Arch::PerinMultiplexed, &n, k);
+            let s = model(&perin::SYSTOLIC, &n, k);
+            let x = model(&perin::MULTIPLEXED, &n, k);
             assert_eq!(s.product_cycles(), 6 * s.digits() as u64, "systolic m={}", s.digits());
             assert_eq!(
                 x.product_cycles(),
@@ -262,10 +262,10 @@ fn clocks_are_table1_virtex5() {
     // 004_b65c74827168229f.txt Table 1, Virtex-5: systolic 130/95 MHz, multiplexed 120/90 MHz (k = 16/32).
     let n = ones(500);
     for (arch, k, mhz) in [
-        (Arch::PerinSystolic, 16, 130.0),
-        (Arch::PerinSystolic, 32, 95.0),
-        (Arch::PerinMultiplexed, 16, 120.0),
-        (Arch::PerinMultiplexed, 32, 90.0),
+        (&perin::SYSTOLIC, 16, 130.0),
+        (&perin::SYSTOLIC, 32, 95.0),
+        (&perin::MULTIPLEXED, 16, 120.0),
+        (&perin::MULTIPLEXED, 32, 90.0),
     ] {
         assert_eq!(model(arch, &n, k).clock_mhz(), mhz);
     }
@@ -304,8 +304,8 @@ fn table1_m_leaves_no_room_for_a_full_n_bit_modulus() {
     ] {
         assert_eq!(entry(&t, row, "clock cycles, full n-bit modulus").model, cycles);
     }
-    assert_eq!(model(Arch::PerinSystolic, &ones(1022), 16).digits(), 64);
-    assert_eq!(model(Arch::PerinSystolic, &ones(1023), 16).digits(), 65);
+    assert_eq!(model(&perin::SYSTOLIC, &ones(1022), 16).digits(), 64);
+    assert_eq!(model(&perin::SYSTOLIC, &ones(1023), 16).digits(), 65);
 }
 
 #[test]
@@ -313,7 +313,7 @@ fn cores_are_m_over_four_not_k_over_four() {
     // 004_b65c74827168229f.txt §4.2: "exactly k/4 arithmetic cores"; four PEs per core and m PEs
     // need m/4, equal to k/4 only for n = 1024, k = 32.
     for (n, k, cores) in [(512, 16, 8), (512, 32, 4), (1024, 16, 16), (1024, 32, 8)] {
-        let c = model(Arch::PerinMultiplexed, &ones(n - 2), k);
+        let c = model(&perin::MULTIPLEXED, &ones(n - 2), k);
         assert_eq!(c.arithmetic_cores(), Some(cores));
         assert_eq!(cores == k as usize / 4, (n, k) == (1024, 32));
     }
@@ -348,7 +348,7 @@ fn table2_is_reproduced_where_consistent() {
 #[test]
 fn table2_systolic_row_contradicts_itself() {
     // 004_b65c74827168229f.txt Table 2, systolic row: 491520 cycles at 130 MHz, 3.23 ms.
-    let c = model(Arch::PerinSystolic, &ones(1022), 16);
+    let c = model(&perin::SYSTOLIC, &ones(1022), 16);
     let n_mm = c.product_cycles();
     assert_eq!(n_mm, 384);
     // Cycles and clock give 3.78 ms, not 3.23.
@@ -359,7 +359,7 @@ fn table2_systolic_row_contradicts_itself() {
     // And 3.23 ms at 130 MHz would be 419900 cycles.
     assert_eq!((3.23_f64 * 130_000.0).round(), 419_900.0);
     // The multiplexed row: 393216 / 90 MHz = 4.3691 ms, printed 4.36.
-    let x = model(Arch::PerinMultiplexed, &ones(1022), 32);
+    let x = model(&perin::MULTIPLEXED, &ones(1022), 32);
     assert_eq!(1536 * x.product_cycles(), 393_216);
     assert_eq!((393_216.0_f64 / 90_000.0 * 100.0).round() / 100.0, 4.37);
 }
@@ -370,12 +370,12 @@ fn multiplexed_is_slower_per_product_at_equal_radix() {
     // at equal k it takes 8m against 6m. Table 2 pits k = 32 against k = 16.
     let n = ones(1022);
     for k in RADICES {
-        let s = model(Arch::PerinSystolic, &n, k);
-        let x = model(Arch::PerinMultiplexed, &n, k);
+        let s = model(&perin::SYSTOLIC, &n, k);
+        let x = model(&perin::MULTIPLEXED, &n, k);
         assert!(x.product_cycles() > s.product_cycles());
     }
-    let s16 = model(Arch::PerinSystolic, &n, 16).product_cycles();
-    let x32 = model(Arch::PerinMultiplexed, &n, 32).product_cycles();
+    let s16 = model(&perin::SYSTOLIC, &n, 16).product_cycles();
+    let x32 = model(&perin::MULTIPLEXED, &n, 32).product_cycles();
     assert_eq!((s16, x32), (384, 256));
 }
 
@@ -384,7 +384,7 @@ fn ladder_is_n_times_nmm_plus_two_products() {
     // 004_b65c74827168229f.txt §6: the ladder's loop takes n·n_MM cycles, 1/3 fewer than 1.5·n·n_MM;
     // X̄ and mont(A, 1) add two products the paper does not count.
     let exp = Big::from_hex(&"a".repeat(256)).expect("hex");
-    for (arch, k) in [(Arch::PerinSystolic, 16), (Arch::PerinMultiplexed, 32)] {
+    for (arch, k) in [(&perin::SYSTOLIC, 16), (&perin::MULTIPLEXED, 32)] {
         let c = model(arch, &ones(1022), k);
         let n_mm = c.product_cycles();
         let lad = c.exponent_cycles(&exp, Method::Ladder);
@@ -449,9 +449,10 @@ fn trace_has_fixed_registers_and_ends_in_the_output() {
                 let layout = |s: &Step| s.regs.iter().map(|r| (r.name, r.bits)).collect::<Vec<_>>();
                 let first = layout(&trace[0]);
                 let names: Vec<_> = first.iter().map(|r| r.0).collect();
-                let expected: &[&str] = match arch {
-                    Arch::PerinSystolic => &["a_i", "q_i", "C", "S"],
-                    _ => &["a_i", "q_i", "C_SaB", "C_qN", "C_PE", "S"],
+                let expected: &[&str] = if *arch == perin::SYSTOLIC {
+                    &["a_i", "q_i", "C", "S"]
+                } else {
+                    &["a_i", "q_i", "C_SaB", "C_qN", "C_PE", "S"]
                 };
                 assert_eq!(names, expected);
                 let k = k as usize;
@@ -527,7 +528,7 @@ fn bad_inputs_are_errors() {
         assert!(matches!(p.ladder(&n, &ok), Err(HwError::Operand { name: "base", .. })));
     }
     assert!(matches!(
-        Perin::new(Arch::Fdfm, &n, None),
+        Perin::new(&fdfm::ARCH, &n, None),
         Err(HwError::Unsupported { option: None, .. })
     ));
 }

@@ -1,20 +1,93 @@
-//! The architecture registry: CRT support and its typed refusals.
+//! The registry, [`Arch::ALL`]: unique names, entries that build their own
+//! models, the paper list derived from it, and CRT support that says what
+//! `crt_decrypt` does, with typed refusals.
 
-use redc_hw::{Arch, HwError, HwOption, crt_support};
+use redc_hw::random::Seeded;
+use redc_hw::{Arch, HwError, HwOption, Paper, blum_paar, build, crt_decrypt, crt_support, fdfm, reference};
+
+#[test]
+fn names_are_unique_and_looked_up() {
+    for (i, &arch) in Arch::ALL.iter().enumerate() {
+        assert_eq!(Arch::from_name(arch.name()), Some(arch));
+        assert!(Arch::ALL[..i].iter().all(|a| a.name() != arch.name()), "{arch:?} twice");
+    }
+    assert_eq!(Arch::from_name("nosuch"), None);
+}
+
+#[test]
+fn every_entry_builds_its_own_model() {
+    let n = Seeded::new(3).odd_modulus(64);
+    for &arch in Arch::ALL {
+        let c = build(arch, &n, None).unwrap_or_else(|e| panic!("{}: {e}", arch.name()));
+        assert_eq!(c.arch(), arch);
+        assert_eq!(c.modulus(), &n, "{}", arch.name());
+    }
+}
+
+#[test]
+fn papers_come_from_the_registry() {
+    let papers = Paper::all();
+    assert_eq!(
+        papers,
+        [
+            Paper::Fdfm,
+            Paper::BlumPaar,
+            Paper::CarrySave,
+            Paper::Perin,
+            Paper::Dataflow
+        ]
+    );
+    for &arch in Arch::ALL {
+        assert!(papers.contains(&arch.paper()), "{}", arch.name());
+    }
+    for p in papers {
+        assert_eq!(Paper::from_name(p.name()), Some(p));
+        let tables = p.tables();
+        assert!(!tables.is_empty(), "{}", p.name());
+        for t in tables {
+            assert!(t.source.starts_with(p.file()), "{}: {}", p.name(), t.source);
+        }
+    }
+    assert_eq!(Paper::from_name("all"), None);
+}
+
+#[test]
+fn crt_support_says_what_crt_decrypt_does() {
+    let mut rng = Seeded::new(11);
+    let key = rng.crt_key(64);
+    let c = rng.below(&key.n);
+    let want = reference::modpow(&c, &key.d, &key.n);
+    for &arch in Arch::ALL {
+        for parallel in [false, true] {
+            let run = crt_decrypt(arch, &key, &c, None, parallel);
+            match crt_support(arch, parallel) {
+                Ok(()) => assert_eq!(run.expect("supported").value, want, "{}", arch.name()),
+                Err(e) => {
+                    assert!(
+                        matches!(e, HwError::Unsupported { option: Some(_), .. }),
+                        "{}: {e}",
+                        arch.name()
+                    );
+                    assert_eq!(run, Err(e));
+                }
+            }
+        }
+    }
+}
 
 #[test]
 fn crt_refusals_name_the_option() {
-    for arch in Arch::ALL {
+    for &arch in Arch::ALL {
         for parallel in [false, true] {
             match crt_support(arch, parallel) {
-                Ok(()) => assert!(matches!((arch, parallel), (Arch::Fdfm, false) | (Arch::BlumPaar, _))),
+                Ok(()) => assert!(*arch == blum_paar::ARCH || (*arch == fdfm::ARCH && !parallel)),
                 Err(
                     e @ HwError::Unsupported {
                         option: Some(HwOption::Parallel),
                         ..
                     },
                 ) => {
-                    assert_eq!((arch, parallel), (Arch::Fdfm, true));
+                    assert!(*arch == fdfm::ARCH && parallel);
                     assert!(e.to_string().starts_with("parallel: the FDFM core"), "{e}");
                 }
                 Err(
@@ -23,7 +96,7 @@ fn crt_refusals_name_the_option() {
                         ..
                     },
                 ) => {
-                    assert!(!matches!(arch, Arch::Fdfm | Arch::BlumPaar));
+                    assert!(*arch != fdfm::ARCH && *arch != blum_paar::ARCH);
                     assert_eq!(
                         e.to_string(),
                         format!(

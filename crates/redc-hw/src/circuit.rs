@@ -1,8 +1,10 @@
-//! What every circuit model offers: [`Circuit`], the architecture and paper
-//! names, run results and errors.
+//! What every circuit model is and offers: the [`Circuit`] trait, the
+//! [`Arch`] entry each model declares for the registry (name, paper, build
+//! function, CRT support), the run results and the errors.
+
+use std::fmt;
 
 use crate::Big;
-use crate::{blum_paar, carry_save, dataflow, fdfm, perin};
 
 /// Errors from building or running a model. Each names what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,9 +61,9 @@ pub enum HwOption {
     Parallel,
 }
 
-impl std::fmt::Display for HwOption {
+impl fmt::Display for HwOption {
     /// The option's name as the CLI spells it, without dashes.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             HwOption::Crt => "crt",
             HwOption::Parallel => "parallel",
@@ -69,68 +71,82 @@ impl std::fmt::Display for HwOption {
     }
 }
 
-/// The architectures modelled; `name()` is the CLI spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Arch {
-    /// 001: the FDFM radix-2^17 digit-serial core (Alg. 3).
-    Fdfm,
-    /// 002: Blum–Paar high-radix systolic array (Alg. 3.2).
-    BlumPaar,
-    /// 003: radix-2 carry-save multiplier (Alg. I).
-    CsaRadix2,
-    /// 003: radix-4 multi-bit-shifting carry-save multiplier (Alg. II).
-    CsaRadix4,
-    /// 004: systolic array of m processing elements.
-    PerinSystolic,
-    /// 004: multiplexed array of arithmetic cores.
-    PerinMultiplexed,
-    /// 000: SOS with word multiplications offloaded to a dataflow engine.
-    Dataflow,
+/// Builds an architecture's model for modulus `n`; `radix` is the digit
+/// width in bits where the architecture has a choice, else it must be `None`
+/// or the architecture's own width.
+pub type Build = fn(n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError>;
+
+/// CRT decryption `c^d mod n` as the architecture's paper runs it, the
+/// halves in parallel or not.
+pub type CrtDecrypt = fn(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError>;
+
+/// What CRT decryption an architecture's paper defines (001 §4, 002 §5).
+#[derive(Clone, Copy)]
+pub enum CrtSupport {
+    /// None: the paper models no CRT decryption.
+    Unmodelled,
+    /// The halves one after the other only; `no_parallel` says why the
+    /// paper runs them no other way.
+    Serial {
+        /// The decryption.
+        decrypt: CrtDecrypt,
+        /// Why there are no parallel halves, in words.
+        no_parallel: &'static str,
+    },
+    /// The halves one after the other, or on two circuits at once.
+    SerialOrParallel(CrtDecrypt),
+}
+
+/// One architecture as the registry ([`Arch::ALL`]) lists it: each model
+/// declares its own as a `static` beside its code.
+///
+/// Two entries are the same architecture when their names are equal (the
+/// registry's names are unique).
+pub struct Arch {
+    /// The CLI name (`redc sim NAME`, `redc vectors NAME`).
+    pub(crate) name: &'static str,
+    /// The paper it comes from.
+    pub(crate) paper: Paper,
+    /// Makes its model.
+    pub(crate) build: Build,
+    /// Its CRT decryption, if the paper defines one.
+    pub(crate) crt: CrtSupport,
 }
 
 impl Arch {
-    /// Every architecture, in paper order.
-    pub const ALL: [Arch; 7] = [
-        Arch::Fdfm,
-        Arch::BlumPaar,
-        Arch::CsaRadix2,
-        Arch::CsaRadix4,
-        Arch::PerinSystolic,
-        Arch::PerinMultiplexed,
-        Arch::Dataflow,
-    ];
-
     /// The CLI name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Arch::Fdfm => "fdfm",
-            Arch::BlumPaar => "blum-paar",
-            Arch::CsaRadix2 => "csa-radix2",
-            Arch::CsaRadix4 => "csa-radix4",
-            Arch::PerinSystolic => "perin-systolic",
-            Arch::PerinMultiplexed => "perin-multiplexed",
-            Arch::Dataflow => "dataflow",
-        }
-    }
-
-    /// Parses a CLI name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.name() == name)
+    pub fn name(&self) -> &'static str {
+        self.name
     }
 
     /// The paper the architecture comes from.
-    pub fn paper(self) -> Paper {
-        match self {
-            Arch::Fdfm => Paper::Fdfm,
-            Arch::BlumPaar => Paper::BlumPaar,
-            Arch::CsaRadix2 | Arch::CsaRadix4 => Paper::CarrySave,
-            Arch::PerinSystolic | Arch::PerinMultiplexed => Paper::Perin,
-            Arch::Dataflow => Paper::Dataflow,
-        }
+    pub fn paper(&self) -> Paper {
+        self.paper
     }
 }
 
-/// The papers, by the short names `redc sim --table` takes.
+impl PartialEq for Arch {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Arch {}
+
+impl std::hash::Hash for Arch {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl fmt::Debug for Arch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Arch").field(&self.name).finish()
+    }
+}
+
+/// The papers, by the short names `redc sim --table` takes. Their names,
+/// files and tables are listed in the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Paper {
     /// 001_24b3bbce8c558126.txt.
@@ -143,55 +159,6 @@ pub enum Paper {
     Perin,
     /// 000_be478b6750af4540.txt.
     Dataflow,
-}
-
-impl Paper {
-    /// Every paper, in the order of the issue.
-    pub const ALL: [Paper; 5] = [
-        Paper::Fdfm,
-        Paper::BlumPaar,
-        Paper::CarrySave,
-        Paper::Perin,
-        Paper::Dataflow,
-    ];
-
-    /// The CLI name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Paper::Fdfm => "fdfm",
-            Paper::BlumPaar => "blum-paar",
-            Paper::CarrySave => "carry-save",
-            Paper::Perin => "perin",
-            Paper::Dataflow => "dataflow",
-        }
-    }
-
-    /// Parses a CLI name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
-    }
-
-    /// The paper's file in `../shared/papers`.
-    pub fn file(self) -> &'static str {
-        match self {
-            Paper::Fdfm => "001_24b3bbce8c558126.txt",
-            Paper::BlumPaar => "002_aa2657bb2bc73547.txt",
-            Paper::CarrySave => "003_4c508dab9c4d2fd2.txt",
-            Paper::Perin => "004_b65c74827168229f.txt",
-            Paper::Dataflow => "000_be478b6750af4540.txt",
-        }
-    }
-
-    /// The paper's tables beside the models' figures.
-    pub fn tables(self) -> Vec<crate::Table> {
-        match self {
-            Paper::Fdfm => fdfm::tables(),
-            Paper::BlumPaar => blum_paar::tables(),
-            Paper::CarrySave => carry_save::tables(),
-            Paper::Perin => perin::tables(),
-            Paper::Dataflow => dataflow::tables(),
-        }
-    }
 }
 
 /// One register (or memory word) of the circuit's state after an iteration.
@@ -272,8 +239,8 @@ pub struct CrtRun {
 /// [`operand_bound`](Circuit::operand_bound) (checked: an operand out of
 /// range is an [`HwError::Operand`], never a panic).
 pub trait Circuit: Send + Sync {
-    /// Which architecture this is.
-    fn arch(&self) -> Arch;
+    /// Which architecture this is: its entry in the registry.
+    fn arch(&self) -> &'static Arch;
 
     /// The modulus the circuit is loaded with (the user's n, not a derived
     /// value such as Blum–Paar's M~).
@@ -321,51 +288,5 @@ pub trait Circuit: Send + Sync {
     fn parallel_cycles(&self, op_cycles: u64, cores: u32) -> u64 {
         let _ = cores;
         op_cycles
-    }
-}
-
-/// A model of `arch` loaded with modulus `n`; `radix` is the digit width in
-/// bits where the architecture has a choice (Blum–Paar k, Perin 16/32,
-/// dataflow w), else it must be `None` or the architecture's own width.
-pub fn build(arch: Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
-    match arch {
-        Arch::Fdfm => fdfm::build(n, radix),
-        Arch::BlumPaar => blum_paar::build(n, radix),
-        Arch::CsaRadix2 | Arch::CsaRadix4 => carry_save::build(arch, n, radix),
-        Arch::PerinSystolic | Arch::PerinMultiplexed => perin::build(arch, n, radix),
-        Arch::Dataflow => dataflow::build(n, radix),
-    }
-}
-
-/// Whether [`crt_decrypt`] runs for `arch` (with the halves in parallel or
-/// not): `Ok`, or `HwError::Unsupported` naming the option at fault,
-/// [`HwOption::Crt`] or [`HwOption::Parallel`]. Cheap: callers check it
-/// before generating a key.
-pub fn crt_support(arch: Arch, parallel: bool) -> Result<(), HwError> {
-    match (arch, parallel) {
-        (Arch::Fdfm, false) | (Arch::BlumPaar, _) => Ok(()),
-        (Arch::Fdfm, true) => Err(HwError::Unsupported {
-            option: Some(HwOption::Parallel),
-            reason: fdfm::NO_PARALLEL_CRT.into(),
-        }),
-        (other, _) => Err(HwError::Unsupported {
-            option: Some(HwOption::Crt),
-            reason: format!(
-                "the {} paper models no CRT decryption (fdfm and blum-paar do)",
-                other.name()
-            ),
-        }),
-    }
-}
-
-/// CRT decryption `c^d mod n` as the architecture's paper runs it (001 §4
-/// Steps 1–4 with Eq. 10; 002 §5 with two half-size arrays). `parallel`
-/// runs the two halves on two circuits at once where the paper allows it
-/// (see [`crt_support`]).
-pub fn crt_decrypt(arch: Arch, key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
-    crt_support(arch, parallel)?;
-    match arch {
-        Arch::Fdfm => fdfm::crt_decrypt(key, c, radix, parallel),
-        _ => blum_paar::crt_decrypt(key, c, radix, parallel),
     }
 }

@@ -1,0 +1,129 @@
+//! The registry: the one list of the modelled architectures, [`Arch::ALL`].
+//! The CLI names, the paper list, [`build`], [`crt_support`] and
+//! [`crt_decrypt`] all come from it, and the tests that cover every
+//! architecture iterate it, so an architecture is tested as soon as it is
+//! listed.
+//!
+//! Adding an architecture takes a model file that implements [`Circuit`]
+//! and declares its [`Arch`] entry as a `pub static` (CLI name, paper, build
+//! function, [`CrtSupport`]), its `pub mod` line in `lib.rs`, and one line in
+//! [`Arch::ALL`].
+
+use crate::{Arch, Big, Circuit, CrtDecrypt, CrtKey, CrtRun, CrtSupport, HwError, HwOption, Paper, Table};
+use crate::{blum_paar, carry_save, dataflow, fdfm, perin};
+
+impl Arch {
+    /// Every architecture, in paper order.
+    pub const ALL: &'static [&'static Arch] = &[
+        &fdfm::ARCH,
+        &blum_paar::ARCH,
+        &carry_save::RADIX2,
+        &carry_save::RADIX4,
+        &perin::SYSTOLIC,
+        &perin::MULTIPLEXED,
+        &dataflow::ARCH,
+    ];
+
+    /// The architecture whose CLI name is `name`.
+    pub fn from_name(name: &str) -> Option<&'static Arch> {
+        Self::ALL.iter().copied().find(|a| a.name == name)
+    }
+}
+
+impl Paper {
+    /// The papers of the registered architectures, each once, in the
+    /// registry's order.
+    pub fn all() -> Vec<Paper> {
+        let mut papers = Vec::new();
+        for arch in Arch::ALL {
+            if !papers.contains(&arch.paper) {
+                papers.push(arch.paper);
+            }
+        }
+        papers
+    }
+
+    /// The paper whose CLI name is `name`, among [`Paper::all`].
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::all().into_iter().find(|p| p.name() == name)
+    }
+
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        self.describe().0
+    }
+
+    /// The paper's file in `../shared/papers`.
+    pub fn file(self) -> &'static str {
+        self.describe().1
+    }
+
+    /// The paper's tables beside the models' figures.
+    pub fn tables(self) -> Vec<Table> {
+        (self.describe().2)()
+    }
+
+    /// CLI name, file and tables of each paper.
+    fn describe(self) -> (&'static str, &'static str, fn() -> Vec<Table>) {
+        match self {
+            Paper::Fdfm => ("fdfm", "001_24b3bbce8c558126.txt", fdfm::tables),
+            Paper::BlumPaar => ("blum-paar", "002_aa2657bb2bc73547.txt", blum_paar::tables),
+            Paper::CarrySave => ("carry-save", "003_4c508dab9c4d2fd2.txt", carry_save::tables),
+            Paper::Perin => ("perin", "004_b65c74827168229f.txt", perin::tables),
+            Paper::Dataflow => ("dataflow", "000_be478b6750af4540.txt", dataflow::tables),
+        }
+    }
+}
+
+/// A model of `arch` loaded with modulus `n`; `radix` is the digit width in
+/// bits where the architecture has a choice (Blum–Paar k, Perin 16/32,
+/// dataflow w), else it must be `None` or the architecture's own width.
+pub fn build(arch: &Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
+    (arch.build)(n, radix)
+}
+
+/// Whether [`crt_decrypt`] runs for `arch` (with the halves in parallel or
+/// not): `Ok`, or [`HwError::Unsupported`] naming the option at fault,
+/// [`HwOption::Crt`] or [`HwOption::Parallel`]. Cheap: callers check it
+/// before generating a key.
+pub fn crt_support(arch: &Arch, parallel: bool) -> Result<(), HwError> {
+    decryption(arch, parallel).map(|_| ())
+}
+
+/// CRT decryption `c^d mod n` as the architecture's paper runs it (001 §4
+/// Steps 1–4 with Eq. 10; 002 §5 with two half-size arrays). `parallel`
+/// runs the two halves on two circuits at once where the paper allows it
+/// (see [`crt_support`]).
+pub fn crt_decrypt(arch: &Arch, key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
+    decryption(arch, parallel)?(key, c, radix, parallel)
+}
+
+/// The CRT decryption of `arch` in the mode asked for, or why there is none.
+fn decryption(arch: &Arch, parallel: bool) -> Result<CrtDecrypt, HwError> {
+    match arch.crt {
+        CrtSupport::SerialOrParallel(decrypt) => Ok(decrypt),
+        CrtSupport::Serial { decrypt, .. } if !parallel => Ok(decrypt),
+        CrtSupport::Serial { no_parallel, .. } => Err(HwError::Unsupported {
+            option: Some(HwOption::Parallel),
+            reason: no_parallel.into(),
+        }),
+        CrtSupport::Unmodelled => Err(HwError::Unsupported {
+            option: Some(HwOption::Crt),
+            reason: format!("the {} paper models no CRT decryption ({} do)", arch.name, with_crt()),
+        }),
+    }
+}
+
+/// The names of the architectures with a CRT decryption, as words
+/// ("fdfm and blum-paar").
+fn with_crt() -> String {
+    let names: Vec<&str> = Arch::ALL
+        .iter()
+        .filter(|a| !matches!(a.crt, CrtSupport::Unmodelled))
+        .map(|a| a.name)
+        .collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
