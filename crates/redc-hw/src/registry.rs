@@ -66,7 +66,7 @@ impl Paper {
     /// CLI name, file and tables of each paper.
     fn describe(self) -> (&'static str, &'static str, fn() -> Vec<Table>) {
         match self {
-            Paper::Fdfm => ("fdfm", "001_24b3bbce8c558126.txt", fdfm::tables),
+            Paper::Fdfm => ("fdfm", fdfm::FILE, fdfm::tables),
             Paper::BlumPaar => ("blum-paar", "002_aa2657bb2bc73547.txt", blum_paar::tables),
             Paper::CarrySave => ("carry-save", "003_4c508dab9c4d2fd2.txt", carry_save::tables),
             Paper::Perin => ("perin", "004_b65c74827168229f.txt", perin::tables),
