@@ -1,0 +1,66 @@
+//! 002 §5.2: RSA decryption with the CRT on two half-size arrays, one
+//! after the other or at once.
+
+use super::{BlumPaar, DEFAULT_RADIX};
+use crate::{Big, Circuit, CrtKey, CrtRun, ExpRun, HwError};
+
+/// Cycles of the two CRT halves together (§5.2): one array after the other,
+/// or two arrays at once.
+pub(super) fn crt_total(parallel: bool, p_cycles: u64, q_cycles: u64) -> u64 {
+    if parallel {
+        p_cycles.max(q_cycles)
+    } else {
+        p_cycles + q_cycles
+    }
+}
+
+/// RSA decryption `c^d mod n` with the CRT on two half-size arrays (§5.2).
+///
+/// Preconditions (checked): `n = p·q` with p, q odd, at least 3 and coprime
+/// ([`HwError::Modulus`]), `c < n` ([`HwError::Operand`]), k as in
+/// [`BlumPaar::new`]. Phases: the exponentiations mod p and mod q
+/// ([`Circuit::exponentiate`] each, `n_p + 2` slots for the `n_p`-bit
+/// `d mod (p−1)`); `cycles` is their sum (`parallel = false`) or maximum
+/// (`parallel = true`). Reductions and recombination are host work, uncounted.
+pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
+    let k = radix.unwrap_or(DEFAULT_RADIX);
+    let (array_p, array_q) = (BlumPaar::new(&key.p, k)?, BlumPaar::new(&key.q, k)?);
+    if key.p.mul(&key.q) != key.n {
+        return Err(HwError::Modulus("CRT key: n is not p·q".into()));
+    }
+    if *c >= key.n {
+        return Err(HwError::Operand {
+            name: "c",
+            bound: "n".into(),
+        });
+    }
+    let q_inv = key
+        .q
+        .inv_mod(&key.p)
+        .ok_or_else(|| HwError::Modulus("CRT key: p and q are not coprime".into()))?;
+    let one = Big::one();
+    let half = |array: &BlumPaar, prime: &Big| -> Result<ExpRun, HwError> {
+        let reduce = |x: &Big, m: &Big| x.rem(m).unwrap_or_else(Big::zero);
+        let exp = reduce(&key.d, &prime.checked_sub(&one).unwrap_or_else(Big::zero));
+        array.exponentiate(&reduce(c, prime), &exp)
+    };
+    let (run_p, run_q) = (half(&array_p, &key.p)?, half(&array_q, &key.q)?);
+    // Garner: m = m_q + q·((m_p − m_q)·q^(-1) mod p).
+    let diff = run_p
+        .value
+        .add(&key.p)
+        .checked_sub(&run_q.value.rem(&key.p).unwrap_or_else(Big::zero));
+    let h = diff
+        .unwrap_or_else(Big::zero)
+        .mul(&q_inv)
+        .rem(&key.p)
+        .unwrap_or_else(Big::zero);
+    Ok(CrtRun {
+        value: run_q.value.add(&key.q.mul(&h)),
+        cycles: crt_total(parallel, run_p.cycles, run_q.cycles),
+        phases: vec![
+            ("c^(d mod (p-1)) mod p", run_p.cycles),
+            ("c^(d mod (q-1)) mod q", run_q.cycles),
+        ],
+    })
+}

@@ -1,0 +1,218 @@
+//! 002's Tables 2–4 (radix-16 rows) and the figures of §6–7, beside the
+//! model's counts at Table 1's clock periods.
+
+use super::crt::crt_total;
+use super::{BlumPaar, DEFAULT_RADIX, FILE, table1_row};
+use crate::{Big, Circuit, Entry, Table};
+
+/// The k = 4 array for a `bits`-bit modulus (cycle counts and clock depend
+/// on the size only; `2^bits − 1` stands for any such modulus).
+fn array(bits: usize) -> BlumPaar {
+    let n = Big::pow2(bits).checked_sub(&Big::one()).unwrap_or_else(Big::zero);
+    BlumPaar::new(&n, DEFAULT_RADIX).unwrap_or_else(|e| unreachable!("2^{bits} - 1 is an odd modulus: {e}"))
+}
+
+/// Milliseconds for `cycles` at `clock_mhz`.
+fn ms(cycles: u64, clock_mhz: f64) -> f64 {
+    cycles as f64 / clock_mhz / 1000.0
+}
+
+/// Adds a time entry (ms, 2 decimals) and, where the model's figure at
+/// Table 1's printed period differs from the paper's, the note that gives
+/// the period the paper's figure implies.
+fn push_time(table: &mut Table, row: &str, cycles: u64, clock_mhz: f64, paper: f64) {
+    let entry = Entry::new(row, "T", "ms", Some(paper), 2, ms(cycles, clock_mhz));
+    if entry.matches() {
+        table.push(entry);
+        return;
+    }
+    let period = 1000.0 / clock_mhz;
+    let (lo, hi) = (
+        (paper - 0.005) * 1e6 / cycles as f64,
+        (paper + 0.005) * 1e6 / cycles as f64,
+    );
+    let note = table.note(format!(
+        "{cycles} cycles × {period:.1} ns (Table 1) = {:.4} ms, which rounds to {:.2}; the printed {paper:.2} \
+         needs a period in [{lo:.3}, {hi:.3}) ns, which overlaps the [{:.2}, {:.2}) ns that Table 1's \
+         {period:.1} stands for: the paper computed with the unrounded period",
+        entry.model,
+        entry.model_rounded(),
+        period - 0.05,
+        period + 0.05,
+    ));
+    table.push_noted(entry, note);
+}
+
+/// Adds the CLB entry for `arrays` arrays of the `bits`-bit Table 1 design.
+fn push_clbs(table: &mut Table, row: &str, bits: usize, arrays: u32, paper: f64, note: usize) {
+    let clbs = f64::from(arrays * table1_row(bits).1);
+    table.push_noted(Entry::new(row, "C", "CLBs", Some(paper), 0, clbs), note);
+}
+
+/// Adds the cycle count the paper prints only as a formula.
+fn push_cycles(table: &mut Table, row: &str, cycles: u64, note: usize) {
+    table.push_noted(Entry::new(row, "cycles", "cycles", None, 0, cycles as f64), note);
+}
+
+/// Note for the CLB columns.
+const CLB_NOTE: &str = "CLBs are not modelled: the figure is Table 1's for the design used (one array of that size; \
+     Table 4: one half-size array serially, two in parallel, 2×1818 = 3636 and 2×3413 = 6826), a consistency check \
+     of the paper, not a model output";
+
+/// The paper's tables beside the model's figures: Tables 2, 3 and 4
+/// (radix-16 rows; the radix-2 rows belong to the earlier design, reference 8 of the paper) and
+/// the figures of §6–7. Times are the model's cycle counts at Table 1's
+/// clock periods.
+pub fn tables() -> Vec<Table> {
+    let (a256, a485, a512, a768, a970, a1024) =
+        (array(256), array(485), array(512), array(768), array(970), array(1024));
+    let exp_full = |a: &BlumPaar| a.exponentiation_cycles(a.n.bits());
+    let f4_bits = 17;
+
+    let mut t2 = Table::new(
+        format!("{FILE} Table 2"),
+        "Full modular exponentiation, radix 16 (n-bit exponent)",
+    );
+    let clb = t2.note(CLB_NOTE);
+    let cyc = t2.note(
+        "the paper prints the formula 2(n+2)(m+10) (§5.1), no figure: the model counts n + 2 slots of \
+         2^k − 2 + 2(m+3) = 2m + 20 cycles, m = n/4",
+    );
+    for (a, clbs, time) in [(&a512, 3413.0, 2.93), (&a768, 5071.0, 6.25), (&a1024, 6633.0, 11.95)] {
+        let row = format!("{} bit", a.n.bits());
+        push_clbs(&mut t2, &row, a.n.bits(), 1, clbs, clb);
+        push_time(&mut t2, &row, exp_full(a), a.clock_mhz(), time);
+        push_cycles(&mut t2, &row, exp_full(a), cyc);
+    }
+
+    let mut t3 = Table::new(format!("{FILE} Table 3"), "RSA encryption with F4 = 2^16 + 1, radix 16");
+    let clb = t3.note(CLB_NOTE);
+    let cyc = t3.note(
+        "the paper prints the formula 2·19(m+10) (§5.2), no figure: the model counts 17 + 2 slots of 2m + 20 \
+         cycles for the 17-bit exponent F4",
+    );
+    for (a, clbs, time) in [(&a512, 3413.0, 0.11), (&a1024, 6633.0, 0.22)] {
+        let row = format!("{} bit", a.n.bits());
+        push_clbs(&mut t3, &row, a.n.bits(), 1, clbs, clb);
+        push_time(&mut t3, &row, a.exponentiation_cycles(f4_bits), a.clock_mhz(), time);
+        push_cycles(&mut t3, &row, a.exponentiation_cycles(f4_bits), cyc);
+    }
+
+    let mut t4 = Table::new(format!("{FILE} Table 4"), "RSA decryption with the CRT, radix 16");
+    let clb = t4.note(CLB_NOTE);
+    let cyc = t4.note(
+        "the paper prints no cycle figure: the model's two half-size exponentiations with full-length \
+         (n/2-bit) exponents, added (serial) or overlapped (parallel)",
+    );
+    let clock = t4.note(format!(
+        "clock: serial runs at the half-size design's Table 1 period, parallel at the full-size design's (two \
+         half-size arrays take the full-size device): 2×256 parallel at the 256-bit 21.3 ns would take {:.4} ms, \
+         not 0.79; at 1024 bits §5.2's 'slower delay specifications of the larger devices' is 21.9 ns against 20.7",
+        ms(exp_full(&a256), a256.clock_mhz())
+    ));
+    let crt_rows = [
+        (&a256, &a512, 1818.0, 1.62, 3636.0, 0.79),
+        (&a512, &a1024, 3413.0, 5.87, 6826.0, 3.10),
+    ];
+    for (half, full, c_serial, t_serial, c_parallel, t_parallel) in crt_rows {
+        let h = exp_full(half);
+        for (parallel, clbs, time) in [(false, c_serial, t_serial), (true, c_parallel, t_parallel)] {
+            let row = format!(
+                "{} bit, 2×{} {}",
+                full.n.bits(),
+                half.n.bits(),
+                if parallel { "parallel" } else { "serial" }
+            );
+            let clock_mhz = if parallel { full.clock_mhz() } else { half.clock_mhz() };
+            push_clbs(&mut t4, &row, half.n.bits(), 1 + u32::from(parallel), clbs, clb);
+            push_time(&mut t4, &row, crt_total(parallel, h, h), clock_mhz, time);
+            let last = t4.entries.len() - 1;
+            t4.entries[last].note.get_or_insert(clock);
+            push_cycles(&mut t4, &row, crt_total(parallel, h, h), cyc);
+        }
+    }
+
+    vec![t2, t3, t4, sections_6_7(&a256, &a485, &a512, &a970, &a1024)]
+}
+
+/// §6–7's figures: the fastest decryption times, the 1024-bit clock and the
+/// speed-ups over earlier work (whose times the paper quotes).
+fn sections_6_7(a256: &BlumPaar, a485: &BlumPaar, a512: &BlumPaar, a970: &BlumPaar, a1024: &BlumPaar) -> Table {
+    let mut t = Table::new(
+        format!("{FILE} §6–7"),
+        "Fastest RSA decryption (CRT, parallel halves) and comparisons",
+    );
+    let parallel_ms = |half: &BlumPaar, full: &BlumPaar| {
+        let h = half.exponentiation_cycles(half.n.bits());
+        ms(crt_total(true, h, h), full.clock_mhz())
+    };
+    let (t512, t970, t1024) = (
+        parallel_ms(a256, a512),
+        parallel_ms(a485, a970),
+        parallel_ms(a512, a1024),
+    );
+    t.push(Entry::new("512 bit, 2×256 parallel", "T", "ms", Some(0.8), 1, t512));
+    t.push(Entry::new(
+        "1024 bit, 2×512 parallel (also abstract, §7)",
+        "T",
+        "ms",
+        Some(3.1),
+        1,
+        t1024,
+    ));
+    let n970 = t.note(format!(
+        "the paper does not say how the 970-bit figure was computed; the model takes two 485-bit halves \
+         (m = {}) in parallel at the 1024-bit design's {:.1} ns, {:.4} ms",
+        a485.m,
+        1000.0 / a970.clock_mhz(),
+        t970
+    ));
+    t.push_noted(
+        Entry::new("970 bit, 2×485 parallel", "T", "ms", Some(2.8), 1, t970),
+        n970,
+    );
+    let clock = a1024.clock_mhz();
+    let n_clock = t.note(format!(
+        "1000 / {:.1} ns = {clock:.3} MHz rounds to {:.1}; the paper truncates to 45.6",
+        1000.0 / clock,
+        (clock * 10.0).round() / 10.0
+    ));
+    t.push_noted(
+        Entry::new("1024-bit design (§7)", "clock", "MHz", Some(45.6), 1, clock),
+        n_clock,
+    );
+    let speedups = [
+        (
+            "over 512-bit software, 9.1 ms [3] ('about 11')",
+            9.1,
+            t512,
+            11.0,
+            0,
+            0.8,
+        ),
+        ("over 1024-bit software, 43.3 ms [15]", 43.3, t1024, 14.0, 0, 3.1),
+        ("of [2]'s 512-bit FPGA, 1.7 ms", 1.7, t512, 2.1, 1, 0.8),
+        ("of [2]'s 970-bit FPGA, 5.2 ms", 5.2, t970, 1.8, 1, 2.8),
+    ];
+    for (row, theirs, ours, paper, decimals, printed) in speedups {
+        let entry = Entry::new(
+            format!("speed-up {row}"),
+            "factor",
+            "×",
+            Some(paper),
+            decimals,
+            theirs / ours,
+        );
+        if entry.matches() {
+            t.push(entry);
+        } else {
+            let note = t.note(format!(
+                "{theirs} / {ours:.4} = {:.3}; the paper divided by its rounded {printed} ms: {theirs} / {printed} = {:.3}",
+                entry.model,
+                theirs / printed
+            ));
+            t.push_noted(entry, note);
+        }
+    }
+    t
+}
