@@ -69,7 +69,7 @@ impl Paper {
             Paper::Fdfm => ("fdfm", fdfm::FILE, fdfm::tables),
             Paper::BlumPaar => ("blum-paar", blum_paar::FILE, blum_paar::tables),
             Paper::CarrySave => ("carry-save", carry_save::FILE, carry_save::tables),
-            Paper::Perin => ("perin", "004_b65c74827168229f.txt", perin::tables),
+            Paper::Perin => ("perin", perin::FILE, perin::tables),
             Paper::Dataflow => ("dataflow", "000_be478b6750af4540.txt", dataflow::tables),
         }
     }
