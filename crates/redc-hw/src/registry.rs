@@ -70,7 +70,7 @@ impl Paper {
             Paper::BlumPaar => ("blum-paar", blum_paar::FILE, blum_paar::tables),
             Paper::CarrySave => ("carry-save", carry_save::FILE, carry_save::tables),
             Paper::Perin => ("perin", perin::FILE, perin::tables),
-            Paper::Dataflow => ("dataflow", "000_be478b6750af4540.txt", dataflow::tables),
+            Paper::Dataflow => ("dataflow", dataflow::FILE, dataflow::tables),
         }
     }
 }

@@ -11,8 +11,8 @@ use common::{big, check_exponentiation, check_product, check_product_exact, edge
 use num_bigint::BigUint;
 use redc::kernel::consts::neg_inv;
 use redc_hw::dataflow::{
-    self, Cycles, DEFAULT_RADIX, Dataflow, Offload, Params, RADICES, exponentiation_cycles, monpro_cycles, run_cycles,
-    step1_cycles,
+    self, Cycles, DEFAULT_RADIX, Dataflow, Offload, Params, RADICES, amdahl_gain, exponentiation_cycles, monpro_cycles,
+    run_cycles, step1_cycles,
 };
 use redc_hw::random::Seeded;
 use redc_hw::reference::{mont_product_exact, pow2_mod};
@@ -759,6 +759,10 @@ fn amdahl_estimate() {
     let (_, counted) = figure(&t, "total, counted", "speedup");
     let (_, part) = figure(&t, "offloaded part, 4 lanes, 400 MB", "speedup");
     assert!(amdahl < counted && counted < part);
+    // The model's Amdahl figure is the law applied to its own share and part.
+    let (_, share) = figure(&t, "multiplication", "share of CPU time");
+    assert_eq!(amdahl, amdahl_gain(share, part));
+    assert_eq!(amdahl_gain(40.0, 69.0).round(), 28.0);
     assert!((counted - step1 * part / 100.0).abs() < 0.5);
 }
 
