@@ -10,18 +10,17 @@
 //! [`Arch::ALL`].
 
 use crate::{Arch, Big, Circuit, CrtDecrypt, CrtKey, CrtRun, CrtSupport, HwError, HwOption, Paper, Table};
-use crate::{blum_paar, carry_save, dataflow, fdfm, perin};
 
 impl Arch {
-    /// Every architecture, in paper order.
+    /// Every architecture, in paper order: one line each.
     pub const ALL: &'static [&'static Arch] = &[
-        &fdfm::ARCH,
-        &blum_paar::ARCH,
-        &carry_save::RADIX2,
-        &carry_save::RADIX4,
-        &perin::SYSTOLIC,
-        &perin::MULTIPLEXED,
-        &dataflow::ARCH,
+        &crate::fdfm::ARCH,
+        &crate::blum_paar::ARCH,
+        &crate::carry_save::RADIX2,
+        &crate::carry_save::RADIX4,
+        &crate::perin::SYSTOLIC,
+        &crate::perin::MULTIPLEXED,
+        &crate::dataflow::ARCH,
     ];
 
     /// The architecture whose CLI name is `name`.
@@ -66,11 +65,11 @@ impl Paper {
     /// CLI name, file and tables of each paper.
     fn describe(self) -> (&'static str, &'static str, fn() -> Vec<Table>) {
         match self {
-            Paper::Fdfm => ("fdfm", fdfm::FILE, fdfm::tables),
-            Paper::BlumPaar => ("blum-paar", blum_paar::FILE, blum_paar::tables),
-            Paper::CarrySave => ("carry-save", carry_save::FILE, carry_save::tables),
-            Paper::Perin => ("perin", perin::FILE, perin::tables),
-            Paper::Dataflow => ("dataflow", dataflow::FILE, dataflow::tables),
+            Paper::Fdfm => ("fdfm", crate::fdfm::FILE, crate::fdfm::tables),
+            Paper::BlumPaar => ("blum-paar", crate::blum_paar::FILE, crate::blum_paar::tables),
+            Paper::CarrySave => ("carry-save", crate::carry_save::FILE, crate::carry_save::tables),
+            Paper::Perin => ("perin", crate::perin::FILE, crate::perin::tables),
+            Paper::Dataflow => ("dataflow", crate::dataflow::FILE, crate::dataflow::tables),
         }
     }
 }
