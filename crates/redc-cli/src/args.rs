@@ -440,9 +440,10 @@ pub(crate) struct BenchArgs {
     #[arg(long, value_name = "BITS", value_delimiter = ',', num_args = 1..,
           value_parser = clap::value_parser!(u64).range(1024..=16384))]
     pub(crate) sizes: Vec<u64>,
-    /// The redc backends to measure: scalar, ifma, cuda, or all (every one this machine can run).
-    #[arg(long, value_enum, default_value_t = BenchBackend::All)]
-    pub(crate) backend: BenchBackend,
+    /// The redc backends to measure: auto (or all: every one this machine can run, the GPU
+    /// included when usable), scalar, ifma, or cuda (the GPU beside every CPU backend).
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    pub(crate) backend: BackendArg,
     /// Time per measurement in seconds, fractions allowed (OpenSSL takes whole seconds, at
     /// least 1). [default: 1; with --quick: 0.2]
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
@@ -465,19 +466,6 @@ pub(crate) struct BenchArgs {
     /// A short run: RSA-2048 only and 0.2 s per measurement, unless --sizes or --seconds say otherwise.
     #[arg(long)]
     pub(crate) quick: bool,
-}
-
-/// `redc bench --backend`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum BenchBackend {
-    /// Portable 64-bit digits.
-    Scalar,
-    /// AVX-512 IFMA, eight lanes (an error on a CPU without it).
-    Ifma,
-    /// The GPU (an error without a CUDA build, a driver, a device or NVRTC).
-    Cuda,
-    /// Every backend this machine can run, the GPU included when usable.
-    All,
 }
 
 /// The longest `--seconds` accepted.

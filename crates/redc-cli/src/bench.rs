@@ -2,11 +2,11 @@
 //!
 //! Three operations at each RSA modulus size — the RSA private operation
 //! (RSADP, CRT), the public one (RSAEP, e = 65537) and raw modexp (a
-//! full-length secret exponent, [`Secrecy::Secret`]) — each in three modes:
+//! full-length secret exponent, [`Engine::pow`]) — each in three modes:
 //! the latency of one operation on one thread, batched throughput on one
 //! thread, and batched throughput on every thread. redc runs through its
 //! batch interfaces ([`redc_rsa::rsa_private_batch`],
-//! [`redc_rsa::rsa_public_batch`], [`Engine::pow_batch`]) with batches of
+//! [`redc_rsa::rsa_public_batch`], [`Engine::pow`]) with batches of
 //! 8 × lanes × threads; OpenSSL and GMP have no batch interface, so their
 //! one-thread figure is a run of single operations.
 //!
@@ -21,16 +21,15 @@ mod openssl;
 mod plot;
 mod report;
 
-use crate::args::{BenchArgs, BenchBackend};
+use crate::args::BenchArgs;
 use crate::backend::BackendArg;
-use crate::failure::bad_input;
 use crate::output::Sink;
 use anyhow::{Context, anyhow};
 use gmp::{Gmp, GmpOp};
 use openssl::OpenSsl;
 use rand_core::{OsRng, RngCore};
 use rayon::ThreadPool;
-use redc::{Backend, Engine, PowJob, PowOptions, Secrecy, modpow};
+use redc::{Engine, PowJob, PowOptions, SecretNat, modpow};
 use redc_rsa::{RsaPrivateKey, rsa_private_batch, rsa_public_batch};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -48,8 +47,10 @@ const SIZES: [usize; 4] = [1024, 2048, 3072, 4096];
 struct Options {
     /// RSA modulus sizes, in bits; raw modexp uses the same moduli.
     sizes: Vec<usize>,
-    /// redc's backends, each available on this CPU.
-    backends: Vec<Backend>,
+    /// redc's CPU backends, each available on this CPU.
+    backends: Vec<&'static str>,
+    /// Measure the GPU too (its own table).
+    gpu: bool,
     /// Time per measurement.
     seconds: f64,
     /// Threads of the all-cores figures.
@@ -74,26 +75,30 @@ impl Options {
                 sizes.push(b);
             }
         }
-        let backends = match a.backend {
-            BenchBackend::Scalar => vec![Backend::Scalar],
-            BenchBackend::Ifma => {
-                Engine::with_backend(Backend::Ifma).map_err(|e| bad_input!("--backend ifma: {e}"))?;
-                vec![Backend::Ifma]
+        let every_cpu = || {
+            redc::engine::backend_names()
+                .into_iter()
+                .filter(|&b| Engine::named(b).is_ok())
+                .collect::<Vec<_>>()
+        };
+        let (backends, gpu) = match a.backend {
+            // The GPU beside every CPU backend of the machine.
+            BackendArg::Cuda => {
+                crate::backend::engine(Some(a.backend))?;
+                (every_cpu(), true)
             }
-            BenchBackend::Cuda => {
-                // The GPU beside every CPU backend of the machine.
-                crate::backend::engine(Some(BackendArg::Cuda))?;
-                Backend::ALL.into_iter().filter(|b| b.is_available()).collect()
-            }
-            BenchBackend::All => {
-                // Registers the GPU when one is usable; `auto` never fails.
-                crate::backend::engine(Some(BackendArg::Auto))?;
-                Backend::ALL.into_iter().filter(|b| b.is_available()).collect()
+            // `auto` never fails: the GPU when one is usable.
+            BackendArg::Auto => (every_cpu(), crate::backend::gpu().is_ok()),
+            // One CPU backend, by name.
+            cpu => {
+                crate::backend::engine(Some(cpu))?;
+                (vec![cpu.name()], false)
             }
         };
         Ok(Options {
             sizes,
             backends,
+            gpu,
             seconds: a.seconds.unwrap_or(if a.quick { 0.2 } else { 1.0 }),
             threads: a.threads.map_or_else(rayon::current_num_threads, |t| t as usize),
             openssl: !a.no_openssl,
@@ -175,7 +180,7 @@ struct Row {
     /// Threads used (1 except for [`Mode::AllCores`]).
     threads: usize,
     /// Each redc backend's rate.
-    redc: Vec<(Backend, f64)>,
+    redc: Vec<(&'static str, f64)>,
     openssl: Option<f64>,
     gmp: Option<f64>,
 }
@@ -194,7 +199,7 @@ struct Report {
     cores: usize,
     threads: usize,
     seconds: f64,
-    backends: Vec<Backend>,
+    backends: Vec<&'static str>,
     openssl: Option<String>,
     gmp: Option<String>,
     rows: Vec<Row>,
@@ -242,7 +247,8 @@ pub(crate) fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
 pub(crate) fn demo(out: &mut String) -> anyhow::Result<()> {
     let opts = Options {
         sizes: vec![2048],
-        backends: vec![Engine::detect().backend()],
+        backends: vec![Engine::detect().name()],
+        gpu: false,
         seconds: 0.2,
         threads: rayon::current_num_threads(),
         openssl: true,
@@ -263,14 +269,13 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
     let engines = opts
         .backends
         .iter()
-        .filter(|&&b| b != Backend::Cuda)
-        .map(|&b| Engine::with_backend(b))
+        .map(|&b| Engine::named(b))
         .collect::<Result<Vec<_>, _>>()?;
-    let gpu = match opts.backends.contains(&Backend::Cuda) {
+    let gpu = match opts.gpu {
         true => {
-            let engine = Engine::with_backend(Backend::Cuda)?;
+            let engine = crate::backend::engine(Some(BackendArg::Cuda))?;
             let rows = gpu::measure(&engine, &opts.sizes, engine.lanes(), opts.seconds, &status)?;
-            Some((engine.device().unwrap_or_default(), rows))
+            Some((engine.describe(), rows))
         }
         false => None,
     };
@@ -323,14 +328,9 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
                 let pool = if mode == Mode::AllCores { &all } else { &one };
                 let mut redc = Vec::new();
                 for engine in &engines {
-                    status(format!(
-                        "redc {} {} {bits}, {}",
-                        engine.backend().name(),
-                        op.name(),
-                        mode.key()
-                    ));
+                    status(format!("redc {} {} {bits}, {}", engine.name(), op.name(), mode.key()));
                     let count = mode.batch(engine.lanes(), threads);
-                    redc.push((engine.backend(), work.redc_rate(engine, pool, op, count, opts.seconds)?));
+                    redc.push((engine.name(), work.redc_rate(engine, pool, op, count, opts.seconds)?));
                 }
                 rows.push(Row {
                     op,
@@ -356,7 +356,7 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
         cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
         threads: opts.threads,
         seconds: opts.seconds,
-        backends: opts.backends.iter().copied().filter(|&b| b != Backend::Cuda).collect(),
+        backends: opts.backends.clone(),
         openssl: openssl.map(|o| o.version().to_owned()),
         gmp: gmp.map(|g| g.version().to_owned()),
         rows,
@@ -407,6 +407,9 @@ struct Workload {
     bases: Vec<Num>,
     /// Exponents of modexp: `bits` bits, the top one set.
     exps: Vec<Num>,
+    /// `bases` and `exps` as the engine's secret inputs.
+    secret_bases: Vec<SecretNat>,
+    secret_exps: Vec<SecretNat>,
     /// `bases[i]^exps[i] mod n` by [`redc::modpow`], computed when first needed.
     expected: BTreeMap<usize, Num>,
 }
@@ -421,11 +424,15 @@ impl Workload {
         let exps = (0..count)
             .map(|_| Ok(random_bits(bits)?.low_bits(bits - 1).add(&Num::pow2(bits - 1))))
             .collect::<anyhow::Result<Vec<_>>>()?;
+        let bases = below(count)?;
+        let secret = |x: &Num| SecretNat::from_nat(x, n.digits().len()).context("an input is longer than n");
         Ok(Workload {
             bits,
             ciphertexts: below(count)?,
             messages: below(count)?,
-            bases: below(count)?,
+            secret_bases: bases.iter().map(secret).collect::<anyhow::Result<_>>()?,
+            secret_exps: exps.iter().map(secret).collect::<anyhow::Result<_>>()?,
+            bases,
             exps,
             key,
             expected: BTreeMap::new(),
@@ -441,23 +448,26 @@ impl Workload {
         prepared: &redc::Prepared,
     ) -> anyhow::Result<Vec<Num>> {
         match op {
-            Operation::RsaPrivate => all_ok(rsa_private_batch(
+            Operation::RsaPrivate => Ok(all_ok(rsa_private_batch(
                 engine,
                 &self.key,
                 &self.ciphertexts[..count],
                 &mut OsRng,
-            )),
+            ))?
+            .iter()
+            .map(SecretNat::reveal)
+            .collect()),
             Operation::RsaPublic => all_ok(rsa_public_batch(engine, self.key.public_key(), &self.messages[..count])),
             Operation::Modexp => {
                 let jobs: Vec<PowJob<'_>> = (0..count)
                     .map(|i| PowJob {
-                        base: &self.bases[i],
-                        exp: &self.exps[i],
+                        base: &self.secret_bases[i],
+                        exp: &self.secret_exps[i],
                         exp_bits: self.bits,
                         modulus: prepared,
                     })
                     .collect();
-                all_ok(engine.pow_batch(&jobs, Secrecy::Secret))
+                Ok(all_ok(engine.pow(&jobs))?.iter().map(SecretNat::reveal).collect())
             }
         }
     }
@@ -474,7 +484,7 @@ impl Workload {
     ) -> anyhow::Result<f64> {
         let prepared = engine.prepare(self.key.public_key().n())?;
         let first = pool.install(|| self.redc_call(engine, op, count, &prepared))?;
-        self.check(&format!("redc {}", engine.backend().name()), op, &first)?;
+        self.check(&format!("redc {}", engine.name()), op, &first)?;
         pool.install(|| {
             rate(seconds, count, || {
                 self.redc_call(engine, op, count, &prepared).map(drop)
@@ -570,7 +580,7 @@ impl Workload {
 }
 
 /// Every answer, or the first error.
-fn all_ok<E: std::fmt::Display>(results: Vec<Result<Num, E>>) -> anyhow::Result<Vec<Num>> {
+fn all_ok<T, E: std::fmt::Display>(results: Vec<Result<T, E>>) -> anyhow::Result<Vec<T>> {
     results.into_iter().map(|r| r.map_err(|e| anyhow!("{e}"))).collect()
 }
 
@@ -611,7 +621,7 @@ mod tests {
         let public = w.key.public_key();
         let n = big(public.n());
         nat(&match op {
-            Operation::RsaPrivate => big(&w.ciphertexts[i]).modpow(&big(w.key.d()), &n),
+            Operation::RsaPrivate => big(&w.ciphertexts[i]).modpow(&big(&w.key.d().reveal()), &n),
             Operation::RsaPublic => big(&w.messages[i]).modpow(&big(public.e()), &n),
             Operation::Modexp => big(&w.bases[i]).modpow(&big(&w.exps[i]), &n),
         })
@@ -648,8 +658,8 @@ mod tests {
     fn every_backend_and_mode_is_right_and_timed() {
         let mut w = Workload::new(1024, 16).unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        for backend in Backend::ALL.into_iter().filter(|b| b.is_available()) {
-            let engine = Engine::with_backend(backend).unwrap();
+        for backend in redc::engine::backend_names() {
+            let Ok(engine) = Engine::named(backend) else { continue };
             for op in Operation::ALL {
                 for count in [1, 16] {
                     let r = w.redc_rate(&engine, &pool, op, count, 0.001).unwrap();
@@ -675,7 +685,8 @@ mod tests {
                     op,
                     &Options {
                         sizes: vec![1024],
-                        backends: vec![Backend::Scalar],
+                        backends: vec!["scalar"],
+                        gpu: false,
                         seconds: 0.01,
                         threads: 2,
                         openssl: false,

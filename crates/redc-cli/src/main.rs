@@ -35,7 +35,7 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(exit) => return exit,
     };
-    if let Err(e) = backend::install_for_env() {
+    if let Err(e) = backend::install_default_engine() {
         return failure::report(&e);
     }
     let result = match cli.command {

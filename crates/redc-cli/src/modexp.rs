@@ -17,8 +17,7 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
         schedule: a.schedule.into(),
     };
     if let Some(path) = &a.batch {
-        if a.backend.is_some() || std::env::var_os("REDC_BACKEND").is_some_and(|v| !v.is_empty()) {
-            let engine = backend::engine(a.backend)?;
+        if let Some(engine) = backend::requested_engine(a.backend)? {
             return batch::run_on_engine(path, a.output.as_deref(), &engine, a.hex);
         }
         return batch::run(path, a.output.as_deref(), opts, a.word, a.hex);

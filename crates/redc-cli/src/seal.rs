@@ -9,7 +9,7 @@ use crate::keyfile::{load_private, load_public, rsa_error};
 use crate::output::Sink;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_core::OsRng;
-use redc_rsa::{CrtMode, HashAlg, envelope, hazmat, oaep};
+use redc_rsa::{HashAlg, envelope, hazmat, oaep};
 use std::io::{BufReader, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -133,8 +133,7 @@ fn raw_decrypt(key: &redc_rsa::RsaPrivateKey, mut input: Box<dyn Read>, out: &mu
         if read_full(&mut *input, &mut c)? != k {
             return Err(bad_input!("--in: --raw-blocks file is truncated"));
         }
-        let m = hazmat::raw_private(key, &c, CrtMode::Garner, &mut OsRng)
-            .map_err(|e| rsa_error("decrypt --raw-blocks", &e))?;
+        let m = hazmat::raw_private(key, &c, &mut OsRng).map_err(|e| rsa_error("decrypt --raw-blocks", &e))?;
         let take = left.min((k - 1) as u64) as usize;
         // m is k bytes; the block's bytes are its last `take` bytes.
         if m[..k - take].iter().any(|&b| b != 0) {

@@ -6,8 +6,8 @@
 //! Slow by design (a fiber switch per shuffle per lane): for tests and for
 //! checking the engine's device path, not for throughput.
 
-use redc::Secrecy;
 use redc::engine::device::{Device, DeviceBatch, DeviceError};
+use redc_cuda::{CLASSES, Secrecy};
 use zeroize::Zeroizing;
 
 // SAFETY: the declarations match host/sim.cpp's `extern "C"` definitions
@@ -81,14 +81,15 @@ pub fn groups_launched(threads: usize, count: usize) -> usize {
     (count * threads).div_ceil(block) * block / threads
 }
 
-/// Runs kernel `redc_pow_t{threads}_n{digits}_{s|p}` on `batch` and returns
+/// Runs kernel `redc_pow_t{threads}_n{digits}_{s|p}` (`s` for
+/// [`Secrecy::Secret`]) on `batch` and returns
 /// `base^exp mod n` for every job (`count * digits` words, each below its
 /// modulus).
 ///
 /// Pre: the preconditions of [`DeviceBatch`] (odd moduli, `base < n`, right
 /// `n0inv` and `r2`, `exp < 2^exp_bits`); they are not checked, a violation
 /// gives wrong numbers, not unsafety. The slice lengths are checked.
-pub fn launch(threads: usize, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, SimError> {
+pub fn launch(threads: usize, secrecy: Secrecy, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, SimError> {
     let (digits, count) = (batch.digits, batch.count);
     let numbers = count
         .checked_mul(digits)
@@ -122,7 +123,7 @@ pub fn launch(threads: usize, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u
         ffi::redc_sim_launch(
             small(threads)?,
             small(digits)?,
-            i32::from(batch.secrecy == Secrecy::Secret),
+            i32::from(secrecy == Secrecy::Secret),
             small(block)?,
             batch.modulus.as_ptr(),
             batch.n0inv.as_ptr(),
@@ -186,6 +187,11 @@ impl Sim {
 }
 
 impl Device for Sim {
+    /// The kernels are the CUDA backend's.
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+
     fn describe(&self) -> String {
         format!(
             "redc CUDA kernels simulated on the host (up to {} threads per number)",
@@ -193,7 +199,15 @@ impl Device for Sim {
         )
     }
 
+    fn classes(&self) -> &[usize] {
+        &CLASSES
+    }
+
     fn pow(&self, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
-        launch(self.threads_for(batch.digits), batch).map_err(|e| DeviceError(e.to_string()))
+        launch(self.threads_for(batch.digits), Secrecy::Secret, batch).map_err(|e| DeviceError(e.to_string()))
+    }
+
+    fn pow_vartime(&self, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        launch(self.threads_for(batch.digits), Secrecy::Public, batch).map_err(|e| DeviceError(e.to_string()))
     }
 }

@@ -8,7 +8,7 @@
 //! Squaring with `T = 1` (dedicated): `N(N-1)/2 + N` products for `a^2`, then
 //! `N^2 + N` for the reduction; with `T > 1` a squaring is a product.
 
-use redc::Secrecy;
+use crate::Secrecy;
 
 /// Bits per window of the secret kernels (`WINDOW` in `kernels/exp.cuh`).
 pub const WINDOW: usize = 4;

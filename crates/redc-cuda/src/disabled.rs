@@ -1,7 +1,8 @@
 //! The runtime of a build without the `cuda` feature: every entry point
 //! fails with [`CudaError::NotBuilt`], and no [`Runtime`] can exist.
 
-use crate::{CudaError, DeviceInfo};
+use crate::plan::Plan;
+use crate::{CudaError, DeviceInfo, Secrecy};
 use redc::engine::device::{DeviceBatch, DeviceError};
 use zeroize::Zeroizing;
 
@@ -16,7 +17,7 @@ pub(crate) enum Runtime {}
 
 impl Runtime {
     /// Fails: no GPU support was built.
-    pub(crate) fn open() -> Result<Runtime, CudaError> {
+    pub(crate) fn open(_plan: Plan) -> Result<Runtime, CudaError> {
         Err(CudaError::NotBuilt)
     }
 
@@ -31,6 +32,7 @@ impl Runtime {
     pub(crate) fn pow(
         &self,
         _threads: Option<usize>,
+        _secrecy: Secrecy,
         _batch: &DeviceBatch<'_>,
     ) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
         match *self {}

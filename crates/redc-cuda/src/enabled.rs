@@ -7,14 +7,13 @@
 
 use crate::layout::{self, Layout};
 use crate::plan::{self, BLOCK_THREADS, Plan};
-use crate::{CudaError, DeviceInfo, source};
+use crate::{CudaError, DeviceInfo, Secrecy, source};
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
 use cudarc::driver::{
     CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PinnedHostSlice,
     PushKernelArg, result,
 };
 use cudarc::nvrtc::{self, CompileError, CompileOptions};
-use redc::Secrecy;
 use redc::engine::device::{DeviceBatch, DeviceError};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -179,9 +178,8 @@ pub(crate) struct Runtime {
 impl Runtime {
     /// Probe, create the context and the streams, compile the plan's
     /// kernels.
-    pub(crate) fn open() -> Result<Runtime, CudaError> {
+    pub(crate) fn open(plan: Plan) -> Result<Runtime, CudaError> {
         let info = probe()?;
-        let plan = Plan::from_env()?;
         let ctx = CudaContext::new(0).map_err(driver("cuDevicePrimaryCtxRetain (device 0)"))?;
         let lanes = (0..LANES)
             .map(|_| {
@@ -271,6 +269,7 @@ impl Runtime {
     pub(crate) fn pow(
         &self,
         threads: Option<usize>,
+        secrecy: Secrecy,
         batch: &DeviceBatch<'_>,
     ) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
         layout::check(batch)?;
@@ -287,13 +286,13 @@ impl Runtime {
             return Ok(out);
         }
         let kernels = self.kernels(threads, batch.digits)?;
-        let kernel = match batch.secrecy {
+        let kernel = match secrecy {
             Secrecy::Secret => &kernels.secret,
             Secrecy::Public => &kernels.public,
         };
         let mut lanes = self.lanes.lock().unwrap_or_else(PoisonError::into_inner);
         let run = self.run(&mut lanes, kernel, threads, batch, &mut out);
-        let settled = settle(&mut lanes, batch.secrecy);
+        let settled = settle(&mut lanes, secrecy);
         run.and(settled)?;
         Ok(out)
     }

@@ -2,7 +2,8 @@
 //! the kernel's five input arrays (moduli, `n0inv`, `R^2 mod n`, bases,
 //! exponents), so that each launch takes one host-to-device copy.
 
-use redc::engine::device::{DIGIT_CLASSES, DeviceBatch, DeviceError};
+use crate::CLASSES as DIGIT_CLASSES;
+use redc::engine::device::{DeviceBatch, DeviceError};
 use std::ops::Range;
 
 /// Each array starts on a multiple of this many words (256 bytes), so
@@ -99,7 +100,6 @@ pub(crate) fn check(batch: &DeviceBatch<'_>) -> Result<(), DeviceError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use redc::Secrecy;
 
     /// A batch of `count` jobs of 16 digits and 3-word exponents whose
     /// words are all different: word `w` of array `a` of job `j` is
@@ -124,7 +124,6 @@ mod tests {
             exp: &arrays[4],
             exp_words: 3,
             exp_bits: 96,
-            secrecy: Secrecy::Secret,
         }
     }
 

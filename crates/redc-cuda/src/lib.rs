@@ -15,9 +15,10 @@
 //! point returns [`CudaError::NotBuilt`]. The same kernels run on the host
 //! in crate `redc-cuda-sim`, which tests their logic without a GPU.
 //!
-//! Use: [`install`] once (the engine's `Backend::Cuda` and `REDC_BACKEND=cuda`
-//! then run on the GPU), or [`Gpu::open`] and hand the [`Gpu`] to
-//! `Engine::with_device`. [`probe`] says cheaply whether a GPU can be used.
+//! Use: [`Gpu::open`] and hand the [`Gpu`] to `Engine::with_device` (an
+//! application may install that engine as redc's default). [`probe`] says
+//! cheaply whether a GPU can be used. Nothing here reads the environment:
+//! the CLI passes `REDC_CUDA_THREADS` to [`Gpu::open`].
 
 pub mod count;
 
@@ -40,9 +41,25 @@ use enabled as imp;
 
 pub use ceiling::{INSTRUCTIONS_PER_PRODUCT, INT32_MULTIPLIES_PER_SM_CLOCK, ceiling};
 
-use redc::engine::device::{Device, DeviceBatch, DeviceError, register_device};
-use std::sync::{Arc, OnceLock};
+use redc::engine::device::{Device, DeviceBatch, DeviceError};
 use zeroize::Zeroizing;
+
+/// The size classes of the kernels, in 32-bit digits (512 to 4096 bits):
+/// what a [`Gpu`] reports to the engine. A modulus runs in the smallest
+/// class that holds it; larger moduli stay on the CPU.
+pub const CLASSES: [usize; 6] = [16, 32, 48, 64, 96, 128];
+
+/// Which kernels run a batch: the constant-time ones for secret exponents
+/// (`redc_pow_t*_n*_s`: fixed windows, masked table reads) or the
+/// variable-time ones for public exponents (`_p`). The engine chooses by
+/// the function it calls ([`Device::pow`] or [`Device::pow_vartime`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Secrecy {
+    /// Secret exponents and bases.
+    Secret,
+    /// Public exponents.
+    Public,
+}
 
 /// Why the GPU cannot be used, naming what is missing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -66,7 +83,7 @@ pub enum CudaError {
     /// NVRTC rejected the kernels: its log.
     #[error("NVRTC could not compile the kernels: {0}")]
     Compile(String),
-    /// A bad `REDC_CUDA_THREADS` setting.
+    /// A bad threads-per-number plan (the CLI's `REDC_CUDA_THREADS`).
     #[error("bad CUDA configuration: {0}")]
     Config(String),
     /// A driver call failed (named in the message).
@@ -109,36 +126,6 @@ impl DeviceInfo {
     }
 }
 
-/// Open the GPU and register it as the process-wide device of
-/// `Backend::Cuda`. Idempotent: the first call does the work (probing,
-/// compiling the kernels: seconds) and later calls return its result.
-/// Fails if another device was registered first.
-pub fn install() -> Result<(), CudaError> {
-    INSTALLED
-        .get_or_init(|| {
-            let gpu = Arc::new(Gpu::open()?);
-            let description = gpu.describe();
-            if register_device(gpu.clone()) {
-                Ok(gpu)
-            } else {
-                Err(CudaError::Device(format!(
-                    "another device was registered before {description}"
-                )))
-            }
-        })
-        .clone()
-        .map(drop)
-}
-
-/// The result of the first [`install`].
-static INSTALLED: OnceLock<Result<Arc<Gpu>, CudaError>> = OnceLock::new();
-
-/// The GPU a successful [`install`] registered (for its [`Gpu::info`] and
-/// plan, e.g. in `redc bench`).
-pub fn installed() -> Option<Arc<Gpu>> {
-    INSTALLED.get().and_then(|r| r.as_ref().ok().cloned())
-}
-
 /// The description of the GPU [`Gpu::open`] would use, found cheaply (no
 /// context, no compilation): what `auto` backends ask before choosing it.
 /// Fails like [`Gpu::open`] when the driver, a GPU of compute capability
@@ -154,10 +141,16 @@ pub struct Gpu {
 }
 
 impl Gpu {
-    /// Open GPU 0 and compile the kernels of the plan (the default schedule
-    /// per size class, or `REDC_CUDA_THREADS`, e.g. `64:8,32:1` or `8`).
-    pub fn open() -> Result<Gpu, CudaError> {
-        imp::Runtime::open().map(|runtime| Gpu { runtime })
+    /// Open GPU 0 and compile the kernels of the plan: the default
+    /// schedule per size class, changed by `threads` when given (threads
+    /// per number, e.g. `64:8,32:1` for classes 64 and 32, or `8` for every
+    /// class; what the CLI reads from `REDC_CUDA_THREADS`).
+    pub fn open(threads: Option<&str>) -> Result<Gpu, CudaError> {
+        let plan = match threads {
+            Some(spec) => plan::Plan::parse(spec).map_err(|e| CudaError::Config(format!("threads {spec:?}: {e}")))?,
+            None => plan::Plan::default_plan(),
+        };
+        imp::Runtime::open(plan).map(|runtime| Gpu { runtime })
     }
 
     /// What the driver says about the GPU.
@@ -170,22 +163,40 @@ impl Gpu {
         self.runtime.threads(digits)
     }
 
-    /// Like [`Device::pow`] with `threads` threads per number (one of 1, 4,
-    /// 8, 16, 32 dividing `batch.digits`) instead of the plan's: to test or
-    /// measure each schedule. The first use of a schedule outside the plan
-    /// compiles its kernels.
-    pub fn pow_with(&self, threads: usize, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
-        self.runtime.pow(Some(threads), batch)
+    /// Like [`Device::pow`] or [`Device::pow_vartime`] (by `secrecy`) with
+    /// `threads` threads per number (one of 1, 4, 8, 16, 32 dividing
+    /// `batch.digits`) instead of the plan's: to test or measure each
+    /// schedule. The first use of a schedule outside the plan compiles its
+    /// kernels.
+    pub fn pow_with(
+        &self,
+        threads: usize,
+        secrecy: Secrecy,
+        batch: &DeviceBatch<'_>,
+    ) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        self.runtime.pow(Some(threads), secrecy, batch)
     }
 }
 
 impl Device for Gpu {
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+
     fn describe(&self) -> String {
         self.runtime.info().describe()
     }
 
+    fn classes(&self) -> &[usize] {
+        &CLASSES
+    }
+
     fn pow(&self, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
-        self.runtime.pow(None, batch)
+        self.runtime.pow(None, Secrecy::Secret, batch)
+    }
+
+    fn pow_vartime(&self, batch: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        self.runtime.pow(None, Secrecy::Public, batch)
     }
 
     /// Enough jobs for every SM to hold its most resident threads (2048 on

@@ -4,12 +4,11 @@
 //!
 //! The defaults are NOT measured yet: one thread per number up to 1024 bits
 //! (registers hold the whole number), groups of 8 above (a 4096-bit number
-//! in one thread would spill). `REDC_CUDA_THREADS` overrides them, to
-//! measure both schedules on a real device.
+//! in one thread would spill). A plan given to [`crate::Gpu::open`] (the
+//! CLI's `REDC_CUDA_THREADS`) overrides them, to measure both schedules on
+//! a real device.
 
-use crate::CudaError;
-use redc::Secrecy;
-use redc::engine::device::DIGIT_CLASSES;
+use crate::{CLASSES as DIGIT_CLASSES, Secrecy};
 
 /// The schedules the kernels implement: threads per number.
 pub(crate) const SCHEDULES: [usize; 5] = [1, 4, 8, 16, 32];
@@ -17,9 +16,6 @@ pub(crate) const SCHEDULES: [usize; 5] = [1, 4, 8, 16, 32];
 /// Threads per block of every launch: a multiple of 32 (a warp) and of
 /// every schedule, small enough for several blocks per SM.
 pub(crate) const BLOCK_THREADS: usize = 128;
-
-/// The environment variable overriding the default schedules.
-pub(crate) const ENV: &str = "REDC_CUDA_THREADS";
 
 /// Whether a kernel `redc_pow_t{threads}_n{digits}_*` exists.
 pub(crate) fn is_valid(threads: usize, digits: usize) -> bool {
@@ -57,15 +53,6 @@ impl Plan {
     pub(crate) fn default_plan() -> Plan {
         Plan {
             threads: DIGIT_CLASSES.map(|n| if n <= 32 { 1 } else { 8 }),
-        }
-    }
-
-    /// The default with `REDC_CUDA_THREADS` applied, if set.
-    pub(crate) fn from_env() -> Result<Plan, CudaError> {
-        match std::env::var(ENV) {
-            Ok(spec) => Plan::parse(&spec).map_err(|e| CudaError::Config(format!("{ENV}={spec:?}: {e}"))),
-            Err(std::env::VarError::NotPresent) => Ok(Plan::default_plan()),
-            Err(e) => Err(CudaError::Config(format!("{ENV}: {e}"))),
         }
     }
 

@@ -198,7 +198,7 @@ mod tests {
         defined.dedup();
         let mut wanted: Vec<String> = entries
             .iter()
-            .flat_map(|&(t, n)| [redc::Secrecy::Secret, redc::Secrecy::Public].map(|s| plan::entry_name(t, n, s)))
+            .flat_map(|&(t, n)| [crate::Secrecy::Secret, crate::Secrecy::Public].map(|s| plan::entry_name(t, n, s)))
             .collect();
         wanted.sort();
         assert_eq!(defined, wanted);

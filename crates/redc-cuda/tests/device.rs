@@ -12,17 +12,15 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use redc::Secrecy;
-use redc::engine::device::{DIGIT_CLASSES, Device, DeviceBatch};
-use redc_cuda::{CudaError, Gpu};
+use redc::engine::device::{Device, DeviceBatch};
+use redc_cuda::{CLASSES as DIGIT_CLASSES, CudaError, Gpu, Secrecy};
 
 #[cfg(not(feature = "cuda"))]
 #[test]
 fn without_the_feature_every_entry_point_says_how_to_build_it() {
     assert_eq!(redc_cuda::probe(), Err(CudaError::NotBuilt));
-    assert_eq!(redc_cuda::install(), Err(CudaError::NotBuilt));
-    assert_eq!(redc_cuda::install(), Err(CudaError::NotBuilt), "install is idempotent");
-    assert_eq!(Gpu::open().unwrap_err(), CudaError::NotBuilt);
+    assert_eq!(Gpu::open(None).unwrap_err(), CudaError::NotBuilt);
+    assert_eq!(Gpu::open(Some("8")).unwrap_err(), CudaError::NotBuilt);
     let message = CudaError::NotBuilt.to_string();
     assert!(
         message.contains("--features cuda") && message.contains("redc-cli"),
@@ -48,8 +46,7 @@ fn with_the_feature_a_missing_piece_is_named_not_a_panic() {
         println!("SKIPPED: a GPU is present (the oracle tests cover it)");
         return;
     };
-    assert_eq!(redc_cuda::install(), Err(error.clone()));
-    assert_eq!(Gpu::open().unwrap_err(), error);
+    assert_eq!(Gpu::open(None).unwrap_err(), error);
     if !driver_loads() {
         assert!(matches!(error, CudaError::NoDriver(_)), "{error:?}");
         assert!(error.to_string().contains("libcuda.so.1"), "{error}");
@@ -69,7 +66,7 @@ fn gpu() -> Option<Gpu> {
         println!("SKIPPED: {error}");
         return None;
     }
-    match Gpu::open() {
+    match Gpu::open(None) {
         Ok(gpu) => Some(gpu),
         Err(error) => panic!("probe found a GPU but it does not open: {error}"),
     }
@@ -158,7 +155,7 @@ impl Flat {
         }
     }
 
-    fn batch(&self, secrecy: Secrecy) -> DeviceBatch<'_> {
+    fn batch(&self) -> DeviceBatch<'_> {
         DeviceBatch {
             digits: self.digits,
             count: self.n0inv.len(),
@@ -169,7 +166,6 @@ impl Flat {
             exp: &self.exp,
             exp_words: self.exp_words,
             exp_bits: self.exp_bits,
-            secrecy,
         }
     }
 }
@@ -189,7 +185,7 @@ fn check(gpu: &Gpu, jobs: &Jobs, threads: usize, secrecy: Secrecy) {
     let what = format!("T={threads} N={} {secrecy:?}", jobs.digits);
     let flat = Flat::new(jobs);
     let out = gpu
-        .pow_with(threads, &flat.batch(secrecy))
+        .pow_with(threads, secrecy, &flat.batch())
         .unwrap_or_else(|e| panic!("{what}: {e}"));
     assert_agrees(jobs, &out, &what);
 }
@@ -228,11 +224,16 @@ fn the_plan_runs_through_the_device_interface() {
     assert_eq!(gpu.describe(), gpu.info().describe());
     let jobs = jobs(7, 32, 64, 5);
     let flat = Flat::new(&jobs);
-    let batch = flat.batch(Secrecy::Secret);
+    let batch = flat.batch();
     assert_agrees(&jobs, &gpu.pow(&batch).unwrap(), "the plan");
-    assert!(gpu.pow_with(3, &batch).is_err(), "no kernel has 3 threads per number");
+    assert_agrees(&jobs, &gpu.pow_vartime(&batch).unwrap(), "the plan, public kernels");
     assert!(
-        gpu.pow_with(32, &DeviceBatch { count: 6, ..batch }).is_err(),
+        gpu.pow_with(3, Secrecy::Secret, &batch).is_err(),
+        "no kernel has 3 threads per number"
+    );
+    assert!(
+        gpu.pow_with(32, Secrecy::Secret, &DeviceBatch { count: 6, ..batch })
+            .is_err(),
         "arrays too short"
     );
 }

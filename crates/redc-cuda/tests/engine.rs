@@ -4,14 +4,14 @@
 //! num-bigint — mixed sizes (moduli above the largest device class stay on
 //! the CPU), and RSA private and public batches whose blinding, CRT halves
 //! and checks all run as device batches. On a machine where
-//! `redc_cuda::install` succeeds, the same cases also run on the GPU.
+//! `redc_cuda::Gpu::open` succeeds, the same cases also run on the GPU.
 
 #![allow(clippy::print_stderr)] // names the GPU cases skipped without one
 
 use num_bigint::BigUint;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
-use redc::{Backend, Engine, Job};
+use redc::{Engine, Job};
 use redc_cuda_sim::Sim;
 use redc_rsa::{Num, RsaPrivateKey, rsa_private_batch, rsa_public_batch};
 use std::sync::Arc;
@@ -21,11 +21,8 @@ fn engines() -> Vec<(String, Engine)> {
         .into_iter()
         .map(|t| (format!("sim T<={t}"), Engine::with_device(Arc::new(Sim::new(t)))))
         .collect();
-    match redc_cuda::install() {
-        Ok(()) => out.push((
-            "gpu".to_owned(),
-            Engine::with_backend(Backend::Cuda).expect("installed"),
-        )),
+    match redc_cuda::Gpu::open(None) {
+        Ok(gpu) => out.push(("gpu".to_owned(), Engine::with_device(Arc::new(gpu)))),
         Err(e) => eprintln!("SKIPPED gpu: {e}"),
     }
     out
@@ -80,7 +77,7 @@ fn modexp_batches_of_mixed_sizes_match_the_oracle() {
 fn rsa_batches_on_the_device_match_the_oracle() {
     let e = Num::from_u64(65537);
     let key: RsaPrivateKey = redc_rsa::keygen::generate(1024, &e, &|_| {}).unwrap();
-    let (n, d) = (big(key.public_key().n()), big(key.d()));
+    let (n, d) = (big(key.public_key().n()), big(&key.d().reveal()));
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut inputs = vec![Num::zero(), Num::one(), num(&(&n - 1u8))];
     inputs.extend((0..6).map(|_| num(&(random(&mut rng, 1100) % &n))));
@@ -88,7 +85,7 @@ fn rsa_batches_on_the_device_match_the_oracle() {
         let private = rsa_private_batch(&engine, &key, &inputs, &mut rand_core::OsRng);
         let public = rsa_public_batch(&engine, key.public_key(), &inputs);
         for ((x, m), c) in inputs.iter().zip(private).zip(public) {
-            assert_eq!(big(&m.unwrap()), big(x).modpow(&d, &n), "{name}: private");
+            assert_eq!(big(&m.unwrap().reveal()), big(x).modpow(&d, &n), "{name}: private");
             assert_eq!(big(&c.unwrap()), big(x).modpow(&big(&e), &n), "{name}: public");
         }
     }

@@ -10,8 +10,8 @@ use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use redc::Secrecy;
 use redc::engine::device::DeviceBatch;
+use redc_cuda::Secrecy;
 use redc_cuda::count::multiplies_per_pow;
 
 /// Threads per number of the kernels.
@@ -62,9 +62,8 @@ fn check(threads: usize, digits: usize, secrecy: Secrecy, exp_bits: usize, jobs:
         exp: &exp,
         exp_words,
         exp_bits,
-        secrecy,
     };
-    let out = redc_cuda_sim::launch(threads, &batch).expect("a kernel for every valid pair");
+    let out = redc_cuda_sim::launch(threads, secrecy, &batch).expect("a kernel for every valid pair");
     for (k, job) in jobs.iter().enumerate() {
         let got = BigUint::from_slice(&out[k * digits..(k + 1) * digits]);
         let want = job.base.modpow(&job.exp, &job.n);
@@ -175,7 +174,7 @@ fn class_128() {
 #[test]
 fn product_counts_match_the_formula() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    for digits in redc::engine::device::DIGIT_CLASSES {
+    for digits in redc_cuda::CLASSES {
         for threads in THREADS.into_iter().filter(|&t| digits.is_multiple_of(t)) {
             let n = random_bits(&mut rng, 32 * digits - 3, true);
             for (secrecy, exp_bits, exp) in [
@@ -224,8 +223,7 @@ fn unknown_pairs_are_refused() {
         exp: &[3],
         exp_words: 1,
         exp_bits: 2,
-        secrecy: Secrecy::Public,
     };
-    assert!(redc_cuda_sim::launch(32, &batch).is_err());
-    assert!(redc_cuda_sim::launch(2, &batch).is_err());
+    assert!(redc_cuda_sim::launch(32, Secrecy::Public, &batch).is_err());
+    assert!(redc_cuda_sim::launch(2, Secrecy::Public, &batch).is_err());
 }

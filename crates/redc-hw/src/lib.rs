@@ -43,3 +43,12 @@ pub use table::{Entry, Table};
 /// The integers every model exchanges: redc's natural numbers in 64-bit
 /// digits. Models work internally in their own digit width.
 pub type Big = redc::Nat<u64>;
+
+/// `2^k mod n` for an odd `n >= 3`, from the kernel layer
+/// ([`redc::kernel::pow2_mod`]): the `R mod n`, `R^2 mod n` and pre-factors
+/// the models load into their circuits come from the same place as every
+/// other path's constants. (The reference keeps its own, by division.)
+/// Pre: every model checks its modulus odd and at least 3 before it asks.
+pub(crate) fn pow2_mod(k: usize, n: &Big) -> Big {
+    Big::from_digits(redc::kernel::pow2_mod(k, n.digits()).to_vec())
+}

@@ -127,7 +127,7 @@ pub use exp::{ExpCycles, Method};
 pub use multiplier::{Perin, build};
 pub use tables::tables;
 
-use crate::{Arch, CrtSupport, Paper};
+use crate::{Arch, Big, CrtSupport, HwError, Paper};
 
 /// The paper's file in `../shared/papers`.
 pub const FILE: &str = "004_b65c74827168229f.txt";
@@ -150,3 +150,45 @@ pub static MULTIPLEXED: Arch = Arch {
 
 /// Words one arithmetic core serves (four PEs, §4.2).
 const CORE_WORDS: usize = 4;
+
+/// Which of the paper's two arrays a [`Perin`] models (shared by the files of this paper).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Layout {
+    /// §4.1: m processing elements, two multipliers each.
+    Systolic,
+    /// §4.2: arithmetic cores of four PEs sharing one multiplier block.
+    Multiplexed,
+}
+
+impl Layout {
+    /// The layout of `arch`, if it is one of this paper's.
+    pub(super) fn of(arch: &Arch) -> Option<Self> {
+        if *arch == SYSTOLIC {
+            Some(Self::Systolic)
+        } else if *arch == MULTIPLEXED {
+            Some(Self::Multiplexed)
+        } else {
+            None
+        }
+    }
+
+    /// The registry entry.
+    pub(super) fn arch(self) -> &'static Arch {
+        match self {
+            Self::Systolic => &SYSTOLIC,
+            Self::Multiplexed => &MULTIPLEXED,
+        }
+    }
+}
+
+/// `Ok` if `x < bound`, else the operand error for `name`.
+pub(super) fn check(x: &Big, bound: &Big, name: &'static str, bound_name: &str) -> Result<(), HwError> {
+    if x < bound {
+        Ok(())
+    } else {
+        Err(HwError::Operand {
+            name,
+            bound: bound_name.into(),
+        })
+    }
+}

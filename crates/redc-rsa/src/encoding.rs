@@ -35,6 +35,7 @@ use pkcs1::OtherPrimeInfo;
 use pkcs8::pkcs5::{self, pbes2};
 use pkcs8::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
 use rand_core::CryptoRngCore;
+use redc::SecretNat;
 use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
@@ -604,9 +605,9 @@ fn private_from_encrypted(info: &EncryptedPrivateKeyInfo<'_>, password: &[u8]) -
 
 /// The file's CRT value must equal ours (constant-time comparison of the
 /// minimal big-endian bytes).
-fn check_crt_value(file: &UintRef<'_>, computed: &Num, what: &str) -> Result<()> {
-    let ours = Zeroizing::new(computed.to_be_bytes());
-    if bool::from(file.as_bytes().ct_eq(ours.as_slice())) {
+fn check_crt_value(file: &UintRef<'_>, computed: &SecretNat, what: &str) -> Result<()> {
+    let theirs = SecretNat::from_be_bytes(file.as_bytes(), computed.len());
+    if theirs.is_some_and(|t| bool::from(t.ct_eq(computed))) {
         Ok(())
     } else {
         Err(Error::InvalidKey(format!(
@@ -772,7 +773,8 @@ fn uint(bytes: &[u8]) -> Result<UintRef<'_>> {
 }
 
 fn pkcs1_private_doc(key: &RsaPrivateKey) -> Result<SecretDocument> {
-    let secret = |x: &Num| Zeroizing::new(x.to_be_bytes());
+    // Big-endian in the value's digit count; DER strips the leading zeros.
+    let secret = |x: &SecretNat| x.to_be_bytes(8 * x.len()).unwrap_or_default();
     let public = key.public_key();
     let (n, e) = (public.n().to_be_bytes(), public.e().to_be_bytes());
     let d = secret(key.d());

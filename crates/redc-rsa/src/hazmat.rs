@@ -1,5 +1,7 @@
-//! **Hazardous materials.** Raw RSA without padding, the RFC 8017 §4
-//! conversions, and a PKCS#1 v1.5 decryption that *reports* padding errors.
+//! **Hazardous materials.** Raw RSA without padding, the private operation
+//! in the papers' other CRT forms ([`CrtMode`]), and a PKCS#1 v1.5
+//! decryption that *reports* padding errors. The RFC 8017 §4 conversions
+//! are re-exported from [`crate::primitive`].
 //!
 //! Nothing here is an encryption or a signature scheme. Raw RSA ("textbook
 //! RSA") is deterministic and malleable: applied to messages it leaks and
@@ -8,44 +10,31 @@
 //! reproducing an experiment.
 
 use crate::Num;
-use crate::batch::{on_ok, rsa_private_batch, rsa_public_batch};
+pub use crate::crt::CrtMode;
 use crate::error::{Error, Result};
-use crate::key::{CrtMode, RsaPrivateKey, RsaPublicKey};
+use crate::key::{RsaPrivateKey, RsaPublicKey};
+pub use crate::primitive::{i2osp, os2ip};
+use crate::primitive::{on_ok, private::private_batch, rsa_private_batch, rsa_public_batch};
 use rand_core::CryptoRngCore;
-use redc::Engine;
+use redc::{Engine, SecretNat};
 use zeroize::Zeroizing;
 
-/// I2OSP (RFC 8017 §4.1): `x` as exactly `len` big-endian bytes, or
-/// [`Error::OutOfRange`] ("integer too large") when `x >= 256^len`.
+/// RSADP / RSASP1 with the prime halves combined as `mode` says (Garner's
+/// formula, the four steps of 001_24b3bbce8c558126.txt §4, or no CRT),
+/// blinded and checked with `e` like [`RsaPrivateKey::rsadp`], as a batch
+/// of one on `engine`. For comparing the papers' forms; the schemes use
+/// Garner's.
 ///
-/// Writes every limb of the fixed width `ceil(len/8)` and checks the excess
-/// bytes with an OR, so the work does not depend on how many leading zero
-/// bytes `x` has (the timing signal of the Marvin attack); the buffers it
-/// uses are wiped.
-pub fn i2osp(x: &Num, len: usize) -> Result<Zeroizing<Vec<u8>>> {
-    let limbs = len.div_ceil(8);
-    let digits = Zeroizing::new(x.to_digits_padded(limbs));
-    if digits.len() > limbs {
-        return Err(Error::OutOfRange);
-    }
-    let width = limbs * 8;
-    let mut out = Zeroizing::new(vec![0u8; width]);
-    for (i, limb) in digits.iter().enumerate() {
-        let pos = width - 8 * (i + 1);
-        out[pos..pos + 8].copy_from_slice(&limb.to_be_bytes());
-    }
-    let extra = width - len;
-    let overflow = out[..extra].iter().fold(0u8, |acc, &b| acc | b);
-    if overflow != 0 {
-        return Err(Error::OutOfRange);
-    }
-    out.drain(..extra);
-    Ok(out)
-}
-
-/// OS2IP (RFC 8017 §4.2): the big-endian bytes as an integer.
-pub fn os2ip(bytes: &[u8]) -> Num {
-    Num::from_be_bytes(bytes)
+/// **Hazardous**: a raw private-key oracle, as [`raw_private`].
+pub fn rsadp_with(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    c: &Num,
+    mode: CrtMode,
+    rng: &mut impl CryptoRngCore,
+) -> Result<SecretNat> {
+    let mut answers = private_batch(engine, key, core::slice::from_ref(c), mode, rng);
+    answers.pop().unwrap_or(Err(Error::FaultDetected))
 }
 
 /// The integer of a raw input for a `k`-byte key: at most `k` bytes, read
@@ -99,18 +88,26 @@ pub fn raw_private_batch(
     on_ok(items, |cs| {
         rsa_private_batch(engine, key, &cs, rng)
             .into_iter()
-            .map(|m| i2osp(&Zeroizing::new(m?), k))
+            .map(|m| m?.to_be_bytes(k).ok_or(Error::OutOfRange))
             .collect()
     })
 }
 
 /// Raw RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1) on bytes: `input` (at most
 /// `k` bytes, read big-endian, less than `n`) to the `k`-byte
-/// `input^d mod n`, blinded, combined as `mode` says, checked with `e`.
+/// `input^d mod n`, blinded, by Garner's CRT, checked with `e`.
 ///
 /// **Hazardous**: a raw decryption oracle and a raw signing oracle; whoever
 /// can choose `input` can decrypt or sign anything with this key.
-pub fn raw_private(
+pub fn raw_private(key: &RsaPrivateKey, input: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
+    raw_private_with(key, input, CrtMode::Garner, rng)
+}
+
+/// [`raw_private`] with the prime halves combined as `mode` says (for
+/// comparing the papers' CRT forms).
+///
+/// **Hazardous**: as [`raw_private`].
+pub fn raw_private_with(
     key: &RsaPrivateKey,
     input: &[u8],
     mode: CrtMode,
@@ -118,8 +115,8 @@ pub fn raw_private(
 ) -> Result<Zeroizing<Vec<u8>>> {
     let k = key.public_key().size();
     let c = Zeroizing::new(representative(input, k)?);
-    let m = Zeroizing::new(key.rsadp(&c, mode, rng)?);
-    i2osp(&m, k)
+    let m = rsadp_with(redc::engine::default_engine(), key, &c, mode, rng)?;
+    m.to_be_bytes(k).ok_or(Error::OutOfRange)
 }
 
 /// RSAES-PKCS1-v1_5 decryption **with explicit rejection** (RFC 8017
@@ -146,27 +143,4 @@ pub fn pkcs1v15_decrypt_explicit(
         return Err(Error::Decryption);
     }
     Ok(Zeroizing::new(em[index..].to_vec()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn i2osp_widths() {
-        let x = Num::from_u64(0x0102_0304_0506_0708);
-        assert_eq!(&i2osp(&x, 8).unwrap()[..], &[1, 2, 3, 4, 5, 6, 7, 8]);
-        assert_eq!(&i2osp(&x, 10).unwrap()[..], &[0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
-        assert_eq!(i2osp(&x, 7), Err(Error::OutOfRange));
-        assert_eq!(i2osp(&x, 0), Err(Error::OutOfRange));
-        assert_eq!(&i2osp(&Num::zero(), 3).unwrap()[..], &[0, 0, 0]);
-        assert_eq!(&i2osp(&Num::zero(), 0).unwrap()[..], &[] as &[u8]);
-        let big = os2ip(&[0xff; 17]);
-        assert_eq!(&i2osp(&big, 17).unwrap()[..], &[0xff; 17]);
-        assert_eq!(i2osp(&big, 16), Err(Error::OutOfRange));
-        for len in 0..40 {
-            let bytes: Vec<u8> = (0..len as u8).map(|b| b.wrapping_mul(37) | 1).collect();
-            assert_eq!(&i2osp(&os2ip(&bytes), len).unwrap()[..], &bytes[..]);
-        }
-    }
 }

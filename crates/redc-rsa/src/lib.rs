@@ -1,45 +1,58 @@
-//! RSA on redc's own Montgomery arithmetic (RFC 8017).
+//! RSA on redc's own Montgomery arithmetic (RFC 8017), in layers that
+//! depend downwards only (after RustCrypto's `rsa` crate):
 //!
-//! Two layers, after RustCrypto's `rsa` crate:
+//! | module | layer |
+//! |---|---|
+//! | [`key`] | keys: the numbers, validation, the prepared moduli |
+//! | `crt` | CRT: residues, Garner, the FDFM form of 001_24b3bbce8c558126.txt §4 |
+//! | [`primitive`] | I2OSP/OS2IP, RSAEP/RSADP single and batch (blinding, the e-check) |
+//! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes |
+//! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
+//! | [`keygen`], [`encoding`], [`envelope`] | key generation, key files, the file envelope |
 //!
-//! - primitives as functions: [`key::RsaPublicKey::rsaep`] (RSAEP/RSAVP1),
-//!   [`key::RsaPrivateKey::rsadp`] (RSADP/RSASP1, CRT with blinding and the
-//!   public-exponent check), MGF1, EME-OAEP, EMSA-PSS, EMSA/EME-PKCS1-v1_5;
-//! - typed schemes and keys on top: OAEP, PSS, PKCS#1 v1.5, key encodings,
-//!   key generation, the file envelope.
-//!
-//! Integers are [`Num`] = `redc::Nat<u64>`. Both primitives run on the batch
+//! Public integers are [`Num`] = `redc::Nat<u64>`; private values are
+//! [`redc::SecretNat`]s of public lengths. Both primitives run on the batch
 //! engine ([`redc::Engine`]): [`rsa_private_batch`] and [`rsa_public_batch`]
-//! take many inputs at once (the CRT halves as SIMD lane jobs, see
-//! [`batch`]), and a single operation is a batch of one on
-//! `redc::engine::default_engine()` (`REDC_BACKEND=scalar|ifma`). Exponents
-//! of private keys run in constant time (fixed windows over public bounds),
-//! public exponents may skip windows; the glue around them (reductions into
-//! each prime, Garner, blinding) uses the constant-time CIOS product.
+//! take many inputs at once (the CRT halves as SIMD lane jobs), and a single
+//! operation is a batch of one on [`redc::engine::default_engine`].
+//! Exponents of private keys run in constant time (fixed windows over
+//! public bounds), public exponents may skip windows; the glue around them
+//! (reductions into each prime, Garner, blinding) runs on the same
+//! constant-time 64-bit kernels.
 
-pub mod batch;
+mod crt;
+pub mod encoding;
 pub mod envelope;
 pub mod error;
 pub mod hash;
+pub mod hazmat;
 pub mod key;
 pub mod keygen;
-
-pub use batch::{rsa_private_batch, rsa_public_batch};
-pub use error::{Error, Result};
-pub use hash::HashAlg;
-pub use key::{CrtMode, RsaPrivateKey, RsaPublicKey};
-
-/// The integer type of the RSA layer.
-pub type Num = redc::Nat<u64>;
-
-pub mod encoding;
-pub use encoding::{AnyKey, Pbes2Kdf, read_key, read_private_key, read_public_key};
-
-pub mod hazmat;
 pub mod mgf;
 pub mod oaep;
 pub mod pkcs1v15;
+pub mod primitive;
 pub mod pss;
+
+pub use encoding::{AnyKey, Pbes2Kdf, read_key, read_private_key, read_public_key};
+pub use error::{Error, Result};
+pub use hash::HashAlg;
+pub use key::{RsaPrivateKey, RsaPublicKey};
+pub use primitive::{rsa_private_batch, rsa_public_batch};
+
+/// The integer type of the RSA layer's public values.
+pub type Num = redc::Nat<u64>;
+
+/// A fresh 1024-bit key (e = 65537), an input `c` and `c^d mod n` by
+/// redc's `modpow`: the unit tests' private operation and its answer.
+#[cfg(test)]
+pub(crate) fn test_key() -> (RsaPrivateKey, Num, Num) {
+    let key = keygen::generate(1024, &Num::from_u64(keygen::DEFAULT_E), &|_| {}).unwrap();
+    let c = Num::from_u64(0x1234_5678_9abc_def1);
+    let d = key.d().reveal();
+    let expect = redc::modpow(&c, &d, key.public_key().n(), redc::PowOptions::default(), None).unwrap();
+    (key, c, expect)
+}
 
 /// Bytes from hexadecimal text, for the unit tests' known answers.
 #[cfg(test)]

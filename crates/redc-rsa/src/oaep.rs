@@ -7,9 +7,9 @@
 
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
-use crate::hazmat::{i2osp, os2ip};
-use crate::key::{CrtMode, RsaPrivateKey, RsaPublicKey};
+use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
+use crate::primitive::{i2osp, os2ip};
 use rand_core::CryptoRngCore;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroizing;
@@ -62,11 +62,11 @@ pub fn decrypt(
     }
     // Step 2: RSA decryption.
     let c = os2ip(ct);
-    let m = Zeroizing::new(key.rsadp(&c, CrtMode::default(), rng).map_err(|e| match e {
+    let m = key.rsadp(&c, rng).map_err(|e| match e {
         Error::OutOfRange => Error::Decryption,
         other => other,
-    })?);
-    let em = i2osp(&m, k)?;
+    })?;
+    let em = m.to_be_bytes(k).ok_or(Error::Decryption)?;
     // Step 3: EME-OAEP decoding.
     eme_decode(hash, mgf_hash, label, &em)
 }

@@ -12,8 +12,8 @@
 use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
-use crate::hazmat::{i2osp, os2ip};
-use crate::key::{CrtMode, RsaPrivateKey, RsaPublicKey};
+use crate::key::{RsaPrivateKey, RsaPublicKey};
+use crate::primitive::{i2osp, os2ip};
 use rand_core::CryptoRngCore;
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
@@ -102,8 +102,8 @@ pub fn sign_digest(key: &RsaPrivateKey, hash: HashAlg, digest: &[u8], rng: &mut 
     let k = key.public_key().size();
     let em = emsa_encode(hash, digest, k)?;
     // EM starts with 0x00, so m < 256^(k-1) <= n.
-    let s = key.rsadp(&os2ip(&em), CrtMode::default(), rng)?;
-    Ok(i2osp(&s, k)?.to_vec())
+    let s = key.rsadp(&os2ip(&em), rng)?;
+    Ok(s.to_be_bytes(k).ok_or(Error::OutOfRange)?.to_vec())
 }
 
 /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2): recompute the encoding of
@@ -176,11 +176,11 @@ pub(crate) fn rsadp_bytes(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoR
         return Err(Error::Decryption);
     }
     let c: Num = os2ip(ct);
-    let m = Zeroizing::new(key.rsadp(&c, CrtMode::default(), rng).map_err(|e| match e {
+    let m = key.rsadp(&c, rng).map_err(|e| match e {
         Error::OutOfRange => Error::Decryption,
         other => other,
-    })?);
-    i2osp(&m, k)
+    })?;
+    m.to_be_bytes(k).ok_or(Error::Decryption)
 }
 
 /// EME-PKCS1-v1_5 decoding (RFC 8017 §7.2.2 step 3) in constant time:
@@ -221,7 +221,7 @@ fn non_zero_random(buf: &mut [u8], rng: &mut impl CryptoRngCore) -> Result<()> {
 /// `KDK = HMAC-SHA256(SHA256(I2OSP(d, k)), C)`. (Equal to HMAC keyed with
 /// `I2OSP(d, k)` itself whenever `k` exceeds SHA-256's 64-byte block.)
 fn key_derivation_key(key: &RsaPrivateKey, ct: &[u8], k: usize) -> Result<Zeroizing<[u8; 32]>> {
-    let d = i2osp(key.d(), k)?;
+    let d = key.d().to_be_bytes(k).ok_or(Error::Decryption)?;
     let mut dh = Zeroizing::new([0u8; 32]);
     dh.copy_from_slice(&Sha256::digest(&d[..]));
     let mut mac = HmacSha256::new(&dh[..]);

@@ -8,9 +8,9 @@
 
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
-use crate::hazmat::{i2osp, os2ip};
-use crate::key::{CrtMode, RsaPrivateKey, RsaPublicKey};
+use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
+use crate::primitive::{i2osp, os2ip};
 use rand_core::CryptoRngCore;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
@@ -55,8 +55,8 @@ pub fn sign_digest(
     rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
     let em = emsa_pss_encode(hash, mgf_hash, digest, &salt, em_bits)?;
     // emBits < modBits, so m < 2^(modBits-1) <= n.
-    let s = key.rsadp(&os2ip(&em), CrtMode::default(), rng)?;
-    Ok(i2osp(&s, k)?.to_vec())
+    let s = key.rsadp(&os2ip(&em), rng)?;
+    Ok(s.to_be_bytes(k).ok_or(Error::OutOfRange)?.to_vec())
 }
 
 /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) of `msg`; `salt_len` is the

@@ -5,27 +5,29 @@
 //! lane classes, the second larger than the first), batches of 0, 1, 3, 8,
 //! 9 and 17 inputs (partly filled lane groups), edge inputs (0, 1, n - 1),
 //! and inputs out of range in the middle of a batch. (A fault injected into
-//! a key's CRT exponent is caught by the unit test in key.rs, which can
-//! reach the key's insides.)
+//! a key's CRT exponent is caught by the unit test in primitive/private.rs,
+//! which can reach the key's insides.)
 
 #![allow(clippy::print_stderr)] // names the backends a CPU without IFMA skips
 
 use num_bigint::BigUint;
 use rand_core::{OsRng, RngCore};
-use redc::{Backend, Engine};
+use redc::Engine;
+use redc::engine::{backend_names, default_engine};
+use redc_rsa::hazmat::{CrtMode, rsadp_with};
 use redc_rsa::keygen::{generate, is_probable_prime};
-use redc_rsa::{CrtMode, Error, Num, RsaPrivateKey, rsa_private_batch, rsa_public_batch};
+use redc_rsa::{Error, Num, RsaPrivateKey, rsa_private_batch, rsa_public_batch};
 use std::sync::OnceLock;
 
 const SIZES: [usize; 6] = [0, 1, 3, 8, 9, 17];
 
 fn engines() -> Vec<Engine> {
-    Backend::ALL
+    backend_names()
         .into_iter()
-        .filter_map(|b| match Engine::with_backend(b) {
+        .filter_map(|b| match Engine::named(b) {
             Ok(e) => Some(e),
             Err(err) => {
-                eprintln!("SKIPPED {}: {err}", b.name());
+                eprintln!("SKIPPED {b}: {err}");
                 None
             }
         })
@@ -102,21 +104,17 @@ fn inputs(key: &RsaPrivateKey, count: usize) -> Vec<Num> {
 fn private_batches_match_the_oracle_and_rsadp() {
     for engine in engines() {
         for key in keys() {
-            let (n, d) = (big(key.public_key().n()), big(key.d()));
+            let (n, d) = (big(key.public_key().n()), big(&key.d().reveal()));
             for size in SIZES {
                 let cs = inputs(key, size);
                 let got = rsa_private_batch(&engine, key, &cs, &mut OsRng);
                 assert_eq!(got.len(), size);
-                let what = format!("{} {} batch of {size}", engine.backend().name(), describe(key));
+                let what = format!("{} {} batch of {size}", engine.name(), describe(key));
                 for (i, (c, m)) in cs.iter().zip(&got).enumerate() {
-                    let m = m.as_ref().unwrap_or_else(|e| panic!("{what} input {i}: {e}"));
-                    assert_eq!(big(m), big(c).modpow(&d, &n), "{what} input {i}");
+                    let m = m.as_ref().unwrap_or_else(|e| panic!("{what} input {i}: {e}")).reveal();
+                    assert_eq!(big(&m), big(c).modpow(&d, &n), "{what} input {i}");
                     if i < 3 {
-                        assert_eq!(
-                            key.rsadp(c, CrtMode::Garner, &mut OsRng).as_ref(),
-                            Ok(m),
-                            "{what} rsadp {i}"
-                        );
+                        assert_eq!(key.rsadp(c, &mut OsRng).map(|x| x.reveal()), Ok(m), "{what} rsadp {i}");
                     }
                 }
             }
@@ -134,7 +132,7 @@ fn public_batches_match_the_oracle_and_rsaep() {
                 let ms = inputs(key, size);
                 let got = rsa_public_batch(&engine, public, &ms);
                 assert_eq!(got.len(), size);
-                let what = format!("{} {} batch of {size}", engine.backend().name(), describe(key));
+                let what = format!("{} {} batch of {size}", engine.name(), describe(key));
                 for (i, (m, c)) in ms.iter().zip(&got).enumerate() {
                     let c = c.as_ref().unwrap_or_else(|e| panic!("{what} input {i}: {e}"));
                     assert_eq!(big(c), big(m).modpow(&e, &n), "{what} input {i}");
@@ -155,19 +153,24 @@ fn inputs_out_of_range_fail_alone() {
             batch[4] = n.clone();
             batch[6] = n.add(&Num::from_u64(5));
             let bad = |i: usize| i == 4 || i == 6;
-            let what = format!("{} {}", engine.backend().name(), describe(key));
+            let what = format!("{} {}", engine.name(), describe(key));
             let private = rsa_private_batch(&engine, key, &batch, &mut OsRng);
             let public_out = rsa_public_batch(&engine, public, &batch);
-            let (nb, d, e) = (big(n), big(key.d()), big(public.e()));
+            let (nb, d, e) = (big(n), big(&key.d().reveal()), big(public.e()));
             for (i, c) in batch.iter().enumerate() {
                 if bad(i) {
-                    assert_eq!(private[i], Err(Error::OutOfRange), "{what} private {i}");
+                    assert_eq!(
+                        private[i].as_ref().err(),
+                        Some(&Error::OutOfRange),
+                        "{what} private {i}"
+                    );
                     assert_eq!(public_out[i], Err(Error::OutOfRange), "{what} public {i}");
                 } else {
                     let m = private[i]
                         .as_ref()
-                        .unwrap_or_else(|e| panic!("{what} private {i}: {e}"));
-                    assert_eq!(big(m), big(c).modpow(&d, &nb), "{what} private {i}");
+                        .unwrap_or_else(|e| panic!("{what} private {i}: {e}"))
+                        .reveal();
+                    assert_eq!(big(&m), big(c).modpow(&d, &nb), "{what} private {i}");
                     let x = public_out[i]
                         .as_ref()
                         .unwrap_or_else(|e| panic!("{what} public {i}: {e}"));
@@ -179,7 +182,7 @@ fn inputs_out_of_range_fail_alone() {
             assert!(
                 rsa_private_batch(&engine, key, &all_bad, &mut OsRng)
                     .iter()
-                    .all(|r| *r == Err(Error::OutOfRange))
+                    .all(|r| r.as_ref().err() == Some(&Error::OutOfRange))
             );
         }
     }
@@ -190,16 +193,17 @@ fn every_crt_mode_agrees_through_rsadp() {
     // FDFM (two-prime keys only) and plain keep their scalar code but share
     // blinding and the check with the engine path.
     let key = &keys()[0];
-    let (n, d) = (big(key.public_key().n()), big(key.d()));
+    let (n, d) = (big(key.public_key().n()), big(&key.d().reveal()));
     for c in inputs(key, 5) {
         let want = big(&c).modpow(&d, &n);
         for mode in [CrtMode::Garner, CrtMode::Fdfm, CrtMode::Plain] {
-            assert_eq!(big(&key.rsadp(&c, mode, &mut OsRng).unwrap()), want, "{mode:?}");
+            let got = rsadp_with(default_engine(), key, &c, mode, &mut OsRng).unwrap();
+            assert_eq!(big(&got.reveal()), want, "{mode:?}");
         }
     }
     let three = &keys()[3];
     assert!(matches!(
-        three.rsadp(&Num::from_u64(7), CrtMode::Fdfm, &mut OsRng),
+        rsadp_with(default_engine(), three, &Num::from_u64(7), CrtMode::Fdfm, &mut OsRng),
         Err(Error::InvalidParameters(_))
     ));
 }

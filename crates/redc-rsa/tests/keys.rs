@@ -12,9 +12,11 @@ mod scheme_support;
 use der::asn1::UintRef;
 use der::{Decode, Encode};
 use proptest::prelude::*;
+use redc::engine::default_engine;
 use redc::{PowOptions, modpow};
 use redc_rsa::encoding::Pbes2Kdf;
-use redc_rsa::{AnyKey, CrtMode, Error, Num, RsaPrivateKey, RsaPublicKey, read_key, read_private_key};
+use redc_rsa::hazmat::{CrtMode, rsadp_with};
+use redc_rsa::{AnyKey, Error, Num, RsaPrivateKey, RsaPublicKey, read_key, read_private_key};
 use scheme_support::TempDir;
 use std::path::Path;
 use std::process::Command;
@@ -57,10 +59,11 @@ fn openssl_modulus(args: &[&str]) -> Num {
 /// Both private keys have the same numbers (CRT values included).
 fn assert_same_private(a: &RsaPrivateKey, b: &RsaPrivateKey) {
     assert_eq!(a.public_key(), b.public_key());
-    assert_eq!(a.d(), b.d());
-    assert_eq!(a.primes(), b.primes());
-    assert_eq!(a.crt_exponents(), b.crt_exponents());
-    assert_eq!(a.crt_coefficients(), b.crt_coefficients());
+    let reveal = |xs: Vec<&redc::SecretNat>| xs.into_iter().map(|x| x.reveal()).collect::<Vec<_>>();
+    assert_eq!(a.d().reveal(), b.d().reveal());
+    assert_eq!(reveal(a.primes()), reveal(b.primes()));
+    assert_eq!(reveal(a.crt_exponents()), reveal(b.crt_exponents()));
+    assert_eq!(reveal(a.crt_coefficients()), reveal(b.crt_coefficients()));
 }
 
 fn expect_private(key: AnyKey) -> RsaPrivateKey {
@@ -240,7 +243,7 @@ fn multi_prime_key_read_rewritten_and_used() {
     assert_eq!(key.primes().len(), 3);
     assert_eq!(key.crt_exponents().len(), 3);
     assert_eq!(key.crt_coefficients().len(), 2);
-    let product = key.primes().iter().fold(Num::one(), |acc, p| acc.mul(p));
+    let product = key.primes().iter().fold(Num::one(), |acc, p| acc.mul(&p.reveal()));
     assert_eq!(&product, key.public_key().n());
 
     // Re-written (version 1 with otherPrimeInfos) and read again.
@@ -259,14 +262,15 @@ fn multi_prime_key_read_rewritten_and_used() {
     for i in 0..8u64 {
         let m = Num::from_u64(0x1234_5678_9abc_def0 ^ i).mul(&Num::from_u64(0xfedc_ba98_7654_3210 + i));
         let c = again.public_key().rsaep(&m).unwrap();
-        let expect = modpow(&c, key.d(), n, PowOptions::default(), None).unwrap();
+        let expect = modpow(&c, &key.d().reveal(), n, PowOptions::default(), None).unwrap();
         assert_eq!(expect, m);
-        assert_eq!(again.rsadp(&c, CrtMode::Garner, &mut rng).unwrap(), expect);
-        assert_eq!(again.rsadp(&c, CrtMode::Plain, &mut rng).unwrap(), expect);
+        assert_eq!(again.rsadp(&c, &mut rng).unwrap().reveal(), expect);
+        let plain = rsadp_with(default_engine(), &again, &c, CrtMode::Plain, &mut rng);
+        assert_eq!(plain.unwrap().reveal(), expect);
     }
     let top = n.checked_sub(&Num::one()).unwrap();
-    let expect = modpow(&top, key.d(), n, PowOptions::default(), None).unwrap();
-    assert_eq!(again.rsadp(&top, CrtMode::Garner, &mut rng).unwrap(), expect);
+    let expect = modpow(&top, &key.d().reveal(), n, PowOptions::default(), None).unwrap();
+    assert_eq!(again.rsadp(&top, &mut rng).unwrap().reveal(), expect);
 }
 
 // ---------------------------------------------------------------------------

@@ -4,106 +4,88 @@
 //! The papers get their speed from many multipliers working side by side:
 //! the lanes of a pipelined multiplier (000_be478b6750af4540.txt Table 3),
 //! 320 cores (001_24b3bbce8c558126.txt), systolic arrays (002, 004). On a
-//! CPU the same idea is SIMD lanes and cores:
+//! CPU the same idea is SIMD lanes and cores. An [`Engine`] is a list of
+//! [`Backend`] plug-ins, fastest first:
 //!
-//! - [`Backend::Scalar`]: portable 64-bit digits, one exponentiation per
-//!   core at a time (size-specialised CIOS products, a dedicated squaring);
-//! - [`Backend::Ifma`]: AVX-512 IFMA, eight exponentiations per vector, one
-//!   per 64-bit lane, with 52-bit digits (multi-buffer; see [`ifma`]);
-//! - [`Backend::Cuda`]: a GPU behind the [`device::Device`] interface
-//!   (crate `redc-cuda`), whole size classes per kernel launch; moduli above
-//!   the largest device class stay on the CPU.
+//! - [`scalar::Scalar`]: portable 64-bit digits, one exponentiation per core
+//!   at a time, always present;
+//! - `ifma::Ifma` (x86-64): AVX-512 IFMA, eight exponentiations per vector,
+//!   one per 64-bit lane, with 52-bit digits;
+//! - a GPU behind the [`device::Device`] interface (crate `redc-cuda`),
+//!   whole size classes per kernel launch.
 //!
-//! Jobs are grouped by size class into lane groups, and the groups are
-//! spread over all cores with rayon. The backend is chosen at run time by
-//! CPU feature detection ([`Engine::detect`]); `REDC_BACKEND=scalar|ifma`
-//! overrides it ([`Engine::from_env`]). The IFMA code is reachable only
-//! through a token that exists only after detection succeeded.
+//! Each job goes to the first backend with a size class for its modulus
+//! (moduli too large for the others stay on the scalar kernels); jobs of one
+//! backend and class share groups, and the groups are spread over all cores
+//! with rayon. The CPU backends come from one registry (`cpu_registry`), so
+//! a new one is one file and one line there.
 //!
-//! Secrets: with [`Secrecy::Secret`] both backends run a fixed-window
-//! schedule over a public exponent bound with constant-time table
-//! selection, and constant-time products; [`Secrecy::Public`] allows
-//! exponent-dependent shortcuts (RSA public operations).
+//! Secrets are typed: [`Engine::pow`] takes [`SecretNat`] bases and
+//! exponents and runs fixed windows over each job's public bound with
+//! constant-time products and table reads; [`Engine::pow_public_exp`] takes
+//! a public exponent ([`Nat`], RSA's `e`) and may skip windows by it.
 //!
-//! [`stream::Submitter`] fills the lanes from a stream of single requests
-//! (the block streaming of 000 §4.2); [`default_engine`] is the process-wide
-//! engine of `REDC_BACKEND`, chosen once.
+//! Nothing here reads the environment: [`Engine::detect`] picks the fastest
+//! CPU backend, [`default_engine`] is the engine of single operations (the
+//! detected one unless the application installed another with
+//! [`set_default_engine`]), and [`stream::Submitter`] fills the lanes from
+//! a stream of single requests (the block streaming of 000 §4.2).
 
+pub mod backend;
 pub mod device;
-mod ifma;
-mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma;
+pub mod scalar;
 pub mod stream;
 
+pub use backend::{Backend, BackendError, Task};
+
+use crate::kernel::Consts;
 use crate::modpow::{PowOptions, modpow};
 use crate::nat::Nat;
-use device::{Device, DeviceBatch, DeviceCtx};
+use crate::secret::SecretNat;
+use backend::{AnyCtx, DynBackend};
+use device::{Device, DeviceBackend};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
-/// A natural number with 64-bit digits, the engine's interface type.
+/// A natural number with 64-bit digits, the engine's public number type.
 pub type Num = Nat<u64>;
 
-/// A way of computing products.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// Portable 64-bit digits, one exponentiation per core at a time.
-    Scalar,
-    /// AVX-512 IFMA, eight exponentiations per vector.
-    Ifma,
-    /// An NVIDIA GPU, through the device registered by `redc-cuda`
-    /// ([`device::register_device`]).
-    Cuda,
+/// The CPU backends of this build, fastest first: the name of each, and
+/// the backend where this CPU can run it. A new CPU backend is one file
+/// and one line here.
+fn cpu_registry() -> Vec<(&'static str, Option<Arc<dyn DynBackend>>)> {
+    vec![
+        #[cfg(target_arch = "x86_64")]
+        ("ifma", ifma::Ifma::detect().map(|b| Arc::new(b) as Arc<dyn DynBackend>)),
+        // Named everywhere, so that asking for it says what it needs.
+        #[cfg(not(target_arch = "x86_64"))]
+        ("ifma", None),
+        ("scalar", Some(Arc::new(scalar::Scalar))),
+    ]
 }
 
-impl Backend {
-    /// Every backend.
-    pub const ALL: [Backend; 3] = [Backend::Scalar, Backend::Ifma, Backend::Cuda];
-
-    /// The name used by `REDC_BACKEND` and `--backend`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Scalar => "scalar",
-            Backend::Ifma => "ifma",
-            Backend::Cuda => "cuda",
-        }
-    }
-
-    /// Parse a name given to `REDC_BACKEND` or `--backend`.
-    pub fn parse(name: &str) -> Result<Backend, EngineError> {
-        Backend::ALL
-            .into_iter()
-            .find(|b| b.name() == name)
-            .ok_or_else(|| EngineError::UnknownBackend(name.to_owned()))
-    }
-
-    /// Can this machine run the backend? (For [`Backend::Cuda`]: has a
-    /// device been registered?)
-    pub fn is_available(self) -> bool {
-        match self {
-            Backend::Scalar => true,
-            Backend::Ifma => ifma::Ifma::detect().is_some(),
-            Backend::Cuda => device::registered_device().is_some(),
-        }
+/// What a CPU backend needs that this CPU may lack, for error messages.
+fn needs(name: &str) -> &'static str {
+    match name {
+        "ifma" => "AVX-512 IFMA on x86-64",
+        _ => "nothing",
     }
 }
 
 /// Why the engine cannot do what was asked.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
-    /// A backend name that does not exist.
-    #[error("unknown backend \"{0}\" (expected one of: auto, scalar, ifma, cuda)")]
+    /// A backend name that is not in the registry.
+    #[error("unknown backend \"{0}\" (expected one of: {list})", list = backend_names().join(", "))]
     UnknownBackend(String),
     /// The CPU lacks the backend's instructions.
-    #[error("backend \"{}\" is not available on this CPU (it needs AVX-512 IFMA)", .0.name())]
-    Unavailable(Backend),
-    /// [`Backend::Cuda`] was asked for, but no device is registered.
-    #[error(
-        "backend \"cuda\" has no device: none was registered (the redc CLI registers the GPU when built \
-         with `--features cuda`; a library calls `redc_cuda::install()`)"
-    )]
-    NoDevice,
-    /// The device failed to run a batch (its message says what failed).
+    #[error("backend \"{0}\" is not available on this CPU (it needs {needs})", needs = needs(.0))]
+    Unavailable(&'static str),
+    /// A backend failed to run a group (a device's message says what failed).
     #[error("device: {0}")]
     Device(String),
     /// `n = 0`.
@@ -112,6 +94,10 @@ pub enum EngineError {
     /// A prepared modulus must be odd and at least 3.
     #[error("modulus must be odd and at least 3")]
     NotOddModulus,
+    /// A job's modulus holds no context of any backend of this engine with
+    /// a class for it (it was prepared by an engine with other backends).
+    #[error("the modulus was prepared by an engine without the \"{0}\" backend (prepare it with this engine)")]
+    NotPrepared(&'static str),
     /// A base given to a prepared job must be below its modulus.
     #[error("base is not below the modulus")]
     BaseTooLarge,
@@ -129,285 +115,363 @@ pub enum EngineError {
     Stopped,
 }
 
-/// Is the exponent a secret?
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Secrecy {
-    /// Constant time in the exponent: fixed windows over the job's public
-    /// bound, every table entry read for every window.
-    Secret,
-    /// Variable time allowed: windows of zeros skipped (public exponents
-    /// such as `e = 65537`).
-    Public,
+/// The names of the CPU backends in the registry, fastest first.
+pub fn backend_names() -> Vec<&'static str> {
+    cpu_registry().into_iter().map(|(name, _)| name).collect()
 }
 
-/// An odd modulus `n >= 3` with the constants every backend needs, computed
-/// once and shared by any number of jobs (an RSA key's `p`, `q` and `n`).
-///
-/// Preparing takes a division (for `R^2 mod n`) whose time depends on `n`;
-/// prepare secret moduli once, at key load.
+/// An odd modulus `n >= 3` with the constants of every backend of the
+/// engine that prepared it, computed once and shared by any number of jobs
+/// (an RSA key's `p`, `q` and `n`). Each context belongs to the backend
+/// that made it. Preparing runs in constant time in `n`'s value; every
+/// value is wiped on drop.
 pub struct Prepared {
-    n: Num,
-    scalar: scalar::Ctx,
-    ifma: Option<ifma::Ctx>,
-    device: Option<DeviceCtx>,
+    consts: Arc<Consts>,
+    size_bits: usize,
+    /// Per backend: its name, the class it prepared for, its context.
+    ctxs: Vec<(&'static str, usize, Box<AnyCtx>)>,
 }
 
 impl core::fmt::Debug for Prepared {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Prepared")
-            .field("bits", &self.n.bits())
+            .field("bits", &self.size_bits)
+            .field(
+                "backends",
+                &self.ctxs.iter().map(|(name, _, _)| name).collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
 
-impl Drop for Prepared {
-    /// The modulus may be a secret prime (its backend contexts wipe
-    /// themselves): wipe it on drop.
-    fn drop(&mut self) {
-        self.n.zeroize();
-    }
-}
-
 impl Prepared {
-    /// The modulus.
-    pub fn value(&self) -> &Num {
-        &self.n
+    /// A public bound on the modulus's length in bits: its bit length for
+    /// a public modulus, 64 times its digit count for a secret one.
+    pub fn bits(&self) -> usize {
+        self.size_bits
     }
 
-    /// Bits of the modulus.
-    pub fn bits(&self) -> usize {
-        self.n.bits()
+    /// The modulus's digit count (public).
+    pub fn len(&self) -> usize {
+        self.consts.len()
+    }
+
+    /// Always false: a modulus has at least one digit.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The 64-bit kernel constants.
+    pub fn consts(&self) -> &Arc<Consts> {
+        &self.consts
+    }
+
+    /// The context a backend of this name made for `class`.
+    fn ctx(&self, backend: &str, class: usize) -> Option<&AnyCtx> {
+        self.ctxs
+            .iter()
+            .find(|(name, c, _)| *name == backend && *c == class)
+            .map(|(_, _, ctx)| &**ctx)
     }
 }
 
-/// One exponentiation with a prepared modulus: `base^exp mod n`.
-#[derive(Debug, Clone, Copy)]
+/// One exponentiation with a secret exponent, `base^exp mod n`, run in
+/// constant time by [`Engine::pow`].
+#[derive(Clone, Copy)]
 pub struct PowJob<'a> {
-    /// The base, `< n`.
-    pub base: &'a Num,
+    /// The base, `< n` (any digit count; high digits must be zero).
+    pub base: &'a SecretNat,
     /// The exponent, `< 2^exp_bits`.
-    pub exp: &'a Num,
-    /// A public bound on the exponent's length: with [`Secrecy::Secret`]
-    /// the work depends on this bound, never on the exponent itself.
+    pub exp: &'a SecretNat,
+    /// A public bound on the exponent's length: the work depends on this
+    /// bound, never on the exponent itself.
     pub exp_bits: usize,
     /// The modulus.
     pub modulus: &'a Prepared,
 }
 
+/// One exponentiation with a public exponent (RSA's `e`) and a base that
+/// may be secret, run by [`Engine::pow_public_exp`].
+pub struct PublicExpJob<'a, B: JobBase + ?Sized = SecretNat> {
+    /// The base, `< n`.
+    pub base: &'a B,
+    /// The public exponent.
+    pub exp: &'a Num,
+    /// The modulus.
+    pub modulus: &'a Prepared,
+}
+
+impl<B: JobBase + ?Sized> Clone for PublicExpJob<'_, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<B: JobBase + ?Sized> Copy for PublicExpJob<'_, B> {}
+
+/// What a [`PublicExpJob`]'s base may be: a [`SecretNat`], or a [`Num`] the
+/// caller already holds in the open (RSAEP's message, a signature being
+/// verified), read in place instead of copied. The engine treats both
+/// alike, in constant time in the digits. Sealed: only these two.
+pub trait JobBase: sealed::Sealed + Sync {
+    /// The little-endian 64-bit digits.
+    fn base_digits(&self) -> &[u64];
+}
+
+impl JobBase for SecretNat {
+    fn base_digits(&self) -> &[u64] {
+        self.limbs()
+    }
+}
+
+impl JobBase for Num {
+    fn base_digits(&self) -> &[u64] {
+        self.digits()
+    }
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for crate::SecretNat {}
+    impl Sealed for super::Num {}
+}
+
+impl core::fmt::Debug for PowJob<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PowJob")
+            .field("modulus_bits", &self.modulus.bits())
+            .field("exp_bits", &self.exp_bits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<B: JobBase + ?Sized> core::fmt::Debug for PublicExpJob<'_, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PublicExpJob")
+            .field("modulus_bits", &self.modulus.bits())
+            .field("exp", &self.exp)
+            .finish_non_exhaustive()
+    }
+}
+
 /// One general job for [`Engine::modexp_batch`]: any base, exponent and
 /// modulus (`n >= 1`, even allowed), as Python's `pow(base, exp, n)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Job {
     /// The base (any size).
     pub base: Num,
-    /// The exponent.
+    /// The exponent, treated as a secret of its own length.
     pub exp: Num,
     /// The modulus.
     pub modulus: Num,
 }
 
-/// The process-wide engine: [`Engine::from_env`], evaluated once (the first
-/// call reads `REDC_BACKEND` and runs CPU detection) and cached, error
-/// included, so that every later call is cheap and sees the same backend.
-pub fn default_engine() -> Result<Engine, EngineError> {
-    static ENGINE: OnceLock<Result<Engine, EngineError>> = OnceLock::new();
-    ENGINE.get_or_init(Engine::from_env).clone()
+impl core::fmt::Debug for Job {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Job")
+            .field("modulus_bits", &self.modulus.bits())
+            .field("exp_bits", &self.exp.bits())
+            .finish_non_exhaustive()
+    }
 }
 
-/// The batch engine: a backend plus the proof that this CPU can run it.
+static DEFAULT: OnceLock<Engine> = OnceLock::new();
+
+/// The engine of the single-operation entry points (an RSA signature, a
+/// decryption): the one [`set_default_engine`] installed, else
+/// [`Engine::detect`]'s, chosen on first use and kept.
+pub fn default_engine() -> &'static Engine {
+    DEFAULT.get_or_init(Engine::detect)
+}
+
+/// Install `engine` as [`default_engine`] for the rest of the process (the
+/// CLI installs the one `--backend` or `REDC_BACKEND` names). The first
+/// installation wins: a later one, or one after the default was used,
+/// returns the engine back.
+pub fn set_default_engine(engine: Engine) -> Result<(), Engine> {
+    DEFAULT.set(engine)
+}
+
+/// The batch engine: backends fastest first; the last is the scalar one.
 ///
 /// The detected engine ([`Engine::detect`]) also sends a size class with
 /// at most [`SMALL_CLASS`] jobs (and no more than there are threads) to the
 /// scalar kernels, one job per core: a lone exponentiation finishes sooner
 /// there than in a lane group, which takes as long for one lane as for
-/// eight. An engine asked for by name ([`Engine::with_backend`],
-/// `REDC_BACKEND`) runs every job on that backend.
+/// eight. An engine asked for by name runs every job it can on that backend.
 #[derive(Debug, Clone)]
 pub struct Engine {
-    backend: Backend,
-    ifma: Option<ifma::Ifma>,
+    backends: Vec<Arc<dyn DynBackend>>,
     small_to_scalar: bool,
-    device: Option<Arc<dyn Device>>,
 }
 
 /// The largest size class the detected engine runs on scalar kernels.
 pub const SMALL_CLASS: usize = 2;
 
+/// Where a job runs: a backend (index into the engine's list) and a class.
+type Route = (usize, usize);
+
 impl Engine {
-    /// The fastest backend this CPU can run.
+    /// The fastest CPU backend of this machine (and the scalar kernels
+    /// for small classes).
     pub fn detect() -> Engine {
-        match ifma::Ifma::detect() {
-            Some(token) => Engine {
-                small_to_scalar: true,
-                backend: Backend::Ifma,
-                ifma: Some(token),
-                device: None,
-            },
-            None => Engine {
-                small_to_scalar: false,
-                backend: Backend::Scalar,
-                ifma: None,
-                device: None,
-            },
+        let best = cpu_registry().into_iter().find_map(|(_, b)| b);
+        let mut e = Engine::on(best.into_iter().collect());
+        e.small_to_scalar = e.backends.len() > 1;
+        e
+    }
+
+    /// The CPU backend called `name` (`ifma`, `scalar`), with the scalar
+    /// kernels for moduli it has no class for.
+    pub fn named(name: &str) -> Result<Engine, EngineError> {
+        match cpu_registry().into_iter().find(|(n, _)| *n == name) {
+            Some((_, Some(b))) => Ok(Engine::on(vec![b])),
+            Some((n, None)) => Err(EngineError::Unavailable(n)),
+            None => Err(EngineError::UnknownBackend(name.to_owned())),
         }
     }
 
-    /// A given backend, if this CPU can run it.
-    pub fn with_backend(backend: Backend) -> Result<Engine, EngineError> {
-        match backend {
-            Backend::Scalar => Ok(Engine {
-                backend,
-                ifma: None,
-                small_to_scalar: false,
-                device: None,
-            }),
-            Backend::Ifma => {
-                let token = ifma::Ifma::detect().ok_or(EngineError::Unavailable(Backend::Ifma))?;
-                Ok(Engine {
-                    small_to_scalar: false,
-                    backend,
-                    ifma: Some(token),
-                    device: None,
-                })
-            }
-            Backend::Cuda => device::registered_device()
-                .map(Engine::with_device)
-                .ok_or(EngineError::NoDevice),
-        }
+    /// An engine on a backend of the caller's (a plug-in), with the
+    /// scalar kernels for moduli it has no class for. Its name must not be
+    /// `scalar` (the crate's own) nor another backend's: contexts are found
+    /// by name and class.
+    pub fn with_backend(backend: impl Backend) -> Engine {
+        Engine::on(vec![Arc::new(backend)])
     }
 
-    /// An engine that runs every job whose modulus fits a device class
-    /// ([`device::DIGIT_CLASSES`]) on `device`, one launch per class, and
-    /// the others on this CPU's fastest backend. Its backend is
-    /// [`Backend::Cuda`].
+    /// An engine that runs every job whose modulus fits a class of
+    /// `device` on it, one launch per class, and the others on this CPU's
+    /// fastest backend.
     pub fn with_device(device: Arc<dyn Device>) -> Engine {
+        let mut backends: Vec<Arc<dyn DynBackend>> = vec![Arc::new(DeviceBackend(device))];
+        backends.extend(Engine::detect().backends);
         Engine {
-            backend: Backend::Cuda,
+            backends,
             small_to_scalar: false,
-            device: Some(device),
-            ..Engine::detect()
         }
     }
 
-    /// The device of a [`Backend::Cuda`] engine, described in one line.
-    pub fn device(&self) -> Option<String> {
-        self.device.as_ref().map(|d| d.describe())
-    }
-
-    /// The backend named by `REDC_BACKEND`, or [`Engine::detect`]'s when it
-    /// is unset, empty or `auto`. An unknown name, or a backend this machine
-    /// cannot run, is an error (never a silent fallback).
-    pub fn from_env() -> Result<Engine, EngineError> {
-        match std::env::var("REDC_BACKEND") {
-            Ok(name) if !name.is_empty() && name != "auto" => Engine::with_backend(Backend::parse(&name)?),
-            _ => Ok(Engine::detect()),
+    /// `first` (unless it is the scalar backend), then the scalar one.
+    fn on(first: Vec<Arc<dyn DynBackend>>) -> Engine {
+        let mut backends: Vec<Arc<dyn DynBackend>> = first.into_iter().filter(|b| b.name() != "scalar").collect();
+        backends.push(Arc::new(scalar::Scalar));
+        Engine {
+            backends,
+            small_to_scalar: false,
         }
     }
 
-    /// The backend in use.
-    pub fn backend(&self) -> Backend {
-        self.backend
+    /// The name of the backend that runs what it can (`ifma`, `scalar`, `cuda`).
+    pub fn name(&self) -> &'static str {
+        self.backends[0].name()
     }
 
-    /// Exponentiations that run side by side: on one core for the CPU
-    /// backends, or the batch that fills the device.
+    /// The first backend described in one line (a device names its hardware).
+    pub fn describe(&self) -> String {
+        self.backends[0].describe()
+    }
+
+    /// The names of every backend of the engine, in order.
+    pub fn backends(&self) -> Vec<&'static str> {
+        self.backends.iter().map(|b| b.name()).collect()
+    }
+
+    /// Exponentiations the first backend runs side by side: on one core
+    /// for the CPU backends, or the batch that fills a device.
     pub fn lanes(&self) -> usize {
-        match (&self.device, self.backend) {
-            (Some(d), _) => d.batch_size(),
-            (None, Backend::Ifma) => ifma::LANES,
-            (None, _) => 1,
-        }
+        self.backends[0].lanes()
     }
 
-    /// Prepare an odd modulus `n >= 3` for this engine.
+    /// Prepare a public odd modulus `n >= 3` for every backend of this engine.
     pub fn prepare(&self, n: &Num) -> Result<Prepared, EngineError> {
-        if !n.is_odd() || n.is_one() {
-            return Err(EngineError::NotOddModulus);
-        }
-        let ifma = match self.ifma {
-            Some(_) => ifma::Ctx::new(n),
-            None => None,
-        };
-        let device = match self.device {
-            Some(_) => DeviceCtx::new(n),
-            None => None,
-        };
-        Ok(Prepared {
-            n: n.clone(),
-            scalar: scalar::Ctx::new(n),
-            ifma,
-            device,
-        })
+        let c = Consts::new(n.digits()).map_err(|_| EngineError::NotOddModulus)?;
+        Ok(self.prepare_consts(&Arc::new(c), n.bits()))
     }
 
-    /// `base^exp mod n` for every job, in order, using all cores (and the
-    /// device of a [`Backend::Cuda`] engine).
-    ///
-    /// Jobs of one size class share lane groups; a group is partly filled
-    /// when its class has fewer jobs than lanes. With [`Secrecy::Secret`]
-    /// each group's work depends only on the sizes and the `exp_bits`
-    /// bounds, never on bases or exponents. A device failure fails the jobs
-    /// of its launch with [`EngineError::Device`].
-    pub fn pow_batch(&self, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Result<Num, EngineError>> {
-        let mut out: Vec<Result<Num, EngineError>> = jobs.iter().map(|j| check(j).map(|()| Num::zero())).collect();
-        let (on_device, on_cpu): (Vec<usize>, Vec<usize>) = (0..jobs.len())
-            .filter(|&i| out[i].is_ok())
-            .partition(|&i| self.device.is_some() && jobs[i].modulus.device.is_some());
-        let groups = self.groups(jobs, &on_cpu);
-        let (cpu, device) = rayon::join(
-            || {
-                groups
-                    .par_iter()
-                    .flat_map_iter(|group| {
-                        let results = self.run_group(group, jobs, secrecy);
-                        group.jobs.iter().copied().zip(results.into_iter().map(Ok))
-                    })
-                    .collect::<Vec<_>>()
-            },
-            || self.run_device(jobs, &on_device, secrecy),
-        );
-        for (i, x) in cpu.into_iter().chain(device) {
-            out[i] = x;
+    /// Prepare a secret odd modulus `n >= 3` given in exactly its digits
+    /// (a prime of a key): its public length is its digit count.
+    pub fn prepare_secret(&self, n: &SecretNat) -> Result<Prepared, EngineError> {
+        let c = Consts::new(n.limbs()).map_err(|_| EngineError::NotOddModulus)?;
+        Ok(self.prepare_consts(&Arc::new(c), 64 * n.len()))
+    }
+
+    /// Prepare a modulus whose kernel constants exist already (shared with
+    /// a [`crate::residue::Domain`]), below `2^size_bits`: a public bound at
+    /// least the modulus's bit length (its `bits()` for a public modulus, 64
+    /// times its digit count for a secret one, or a tighter public bound).
+    /// A bound outside its digit count's range is taken as 64 times the
+    /// digit count.
+    pub fn prepare_consts(&self, c: &Arc<Consts>, size_bits: usize) -> Prepared {
+        let digits = c.len();
+        let size_bits = if size_bits > 64 * (digits - 1) && size_bits <= 64 * digits {
+            size_bits
+        } else {
+            64 * digits
+        };
+        let ctxs = self
+            .backends
+            .iter()
+            .filter_map(|b| b.class(size_bits).map(|class| (b.name(), class, b.prepare(c, class))))
+            .collect();
+        Prepared {
+            consts: Arc::clone(c),
+            size_bits,
+            ctxs,
         }
-        out
+    }
+
+    /// `base^exp mod n` for every job, in order, constant time in bases and
+    /// exponents, using all cores (and a device). Each group's work depends
+    /// only on the sizes and the `exp_bits` bounds. A job that breaks its
+    /// preconditions fails alone; a backend failure fails the jobs of its
+    /// group with [`EngineError::Device`].
+    pub fn pow(&self, jobs: &[PowJob<'_>]) -> Vec<Result<SecretNat, EngineError>> {
+        let tasks: Vec<Result<Input<'_>, EngineError>> = jobs.iter().map(Input::secret).collect();
+        self.run(&tasks, false)
+    }
+
+    /// `base^exp mod n` for every job with a public exponent: windows may be
+    /// skipped by the exponent (never by the base).
+    pub fn pow_public_exp<B: JobBase + ?Sized>(
+        &self,
+        jobs: &[PublicExpJob<'_, B>],
+    ) -> Vec<Result<SecretNat, EngineError>> {
+        let tasks: Vec<Result<Input<'_>, EngineError>> = jobs.iter().map(Input::public).collect();
+        self.run(&tasks, true)
     }
 
     /// Python's `pow(base, exp, n)` for every job, in order, using all
-    /// cores; exponents are treated as secrets ([`Secrecy::Secret`] with
-    /// each exponent's own length as its bound). Odd moduli run on the
-    /// engine's backend; even moduli and `n = 1` take [`modpow`].
+    /// cores; each exponent is a secret whose bound is its own length.
+    /// Odd moduli run on the engine's backends; even moduli and `n = 1`
+    /// take [`modpow`].
     pub fn modexp_batch(&self, jobs: &[Job]) -> Vec<Result<Num, EngineError>> {
-        let prepared: Vec<Option<Prepared>> = jobs
+        let prepared: Vec<Option<(Prepared, SecretNat, SecretNat)>> = jobs
             .par_iter()
             .map(|j| {
-                if j.modulus.is_odd() && !j.modulus.is_one() {
-                    self.prepare(&j.modulus).ok()
-                } else {
-                    None
+                if !j.modulus.is_odd() || j.modulus.is_one() {
+                    return None;
                 }
+                let p = self.prepare(&j.modulus).ok()?;
+                let base = j.base.rem(&j.modulus)?;
+                let base = SecretNat::from_nat(&base, p.len())?;
+                let exp = SecretNat::from_nat(&j.exp, j.exp.digits().len())?;
+                Some((p, base, exp))
             })
             .collect();
-        let bases: Vec<Option<Num>> = jobs
-            .par_iter()
-            .zip(&prepared)
-            .map(|(j, p)| {
-                p.as_ref()
-                    .map(|_| j.base.rem(&j.modulus).expect("modulus is odd, hence not zero"))
-            })
-            .collect();
-        let mut index = Vec::new();
-        let mut pow_jobs = Vec::new();
-        for (i, (p, b)) in prepared.iter().zip(&bases).enumerate() {
-            if let (Some(p), Some(b)) = (p, b) {
-                index.push(i);
-                pow_jobs.push(PowJob {
-                    base: b,
-                    exp: &jobs[i].exp,
+        let (index, pow_jobs): (Vec<usize>, Vec<PowJob<'_>>) = prepared
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let (p, base, exp) = p.as_ref()?;
+                let job = PowJob {
+                    base,
+                    exp,
                     exp_bits: jobs[i].exp.bits(),
                     modulus: p,
-                });
-            }
-        }
+                };
+                Some((i, job))
+            })
+            .unzip();
         let mut out: Vec<Result<Num, EngineError>> = jobs
             .par_iter()
             .zip(&prepared)
@@ -417,206 +481,165 @@ impl Engine {
                     .map_err(|_| EngineError::ZeroModulus),
             })
             .collect();
-        for (i, r) in index.into_iter().zip(self.pow_batch(&pow_jobs, Secrecy::Secret)) {
-            out[i] = r;
+        for (i, r) in index.into_iter().zip(self.pow(&pow_jobs)) {
+            out[i] = r.map(SecretNat::into_revealed);
         }
         out
     }
 
-    /// Run the jobs `on_device` (indices into `jobs`, each with a device
-    /// context) on the device: one [`DeviceBatch`] per digit class.
-    fn run_device(
-        &self,
-        jobs: &[PowJob<'_>],
-        on_device: &[usize],
-        secrecy: Secrecy,
-    ) -> Vec<(usize, Result<Num, EngineError>)> {
-        let Some(dev) = &self.device else {
-            return Vec::new();
-        };
-        let mut by_class: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
-        for &i in on_device {
-            if let Some(ctx) = &jobs[i].modulus.device {
-                by_class.entry(ctx.digits).or_default().push(i);
-            }
-        }
-        let mut out = Vec::with_capacity(on_device.len());
-        for (digits, members) in by_class {
-            let exp_bits = members
-                .iter()
-                .map(|&i| match secrecy {
-                    Secrecy::Secret => jobs[i].exp_bits,
-                    Secrecy::Public => jobs[i].exp.bits(),
-                })
-                .max()
-                .unwrap_or(0);
-            let exp_words = exp_bits.div_ceil(32).max(1);
-            let packed = Packed::new(jobs, &members, digits, exp_words);
-            let batch = DeviceBatch {
-                digits,
-                count: members.len(),
-                modulus: &packed.modulus,
-                n0inv: &packed.n0inv,
-                r2: &packed.r2,
-                base: &packed.base,
-                exp: &packed.exp,
-                exp_words,
-                exp_bits,
-                secrecy,
-            };
-            match dev.pow(&batch) {
-                Ok(words) if words.len() == members.len() * digits => out.extend(
-                    members
-                        .iter()
-                        .zip(words.chunks(digits))
-                        .map(|(&i, w)| (i, Ok(device::from_u32(w)))),
-                ),
-                Ok(words) => {
-                    let e = EngineError::Device(format!(
-                        "returned {} words for {} jobs of {digits} digits",
-                        words.len(),
-                        members.len()
-                    ));
-                    out.extend(members.iter().map(|&i| (i, Err(e.clone()))));
+    /// Where a modulus runs: the first backend with a class for it whose
+    /// context the modulus holds (a modulus prepared by an engine with
+    /// fewer backends runs on one of those, the scalar one at least).
+    fn route(&self, p: &Prepared) -> Result<Route, EngineError> {
+        let mut first = None;
+        for (i, b) in self.backends.iter().enumerate() {
+            if let Some(class) = b.class(p.size_bits) {
+                if p.ctx(b.name(), class).is_some() {
+                    return Ok((i, class));
                 }
-                Err(e) => out.extend(members.iter().map(|&i| (i, Err(EngineError::Device(e.0.clone()))))),
+                first.get_or_insert(b.name());
             }
         }
-        out
+        Err(EngineError::NotPrepared(first.unwrap_or("scalar")))
     }
 
-    /// Split valid jobs into lane groups: same size class, at most
-    /// [`Engine::lanes`] jobs each, in job order within a class.
-    fn groups(&self, jobs: &[PowJob<'_>], valid: &[usize]) -> Vec<Group> {
-        let mut by_class: std::collections::BTreeMap<usize, Vec<usize>> = std::collections::BTreeMap::new();
-        for &i in valid {
-            by_class.entry(self.class_of(jobs[i].modulus)).or_default().push(i);
+    /// Run checked inputs: group them by route, move classes of at most
+    /// [`SMALL_CLASS`] jobs to the scalar kernels on the detected engine,
+    /// chunk by group size, and run the CPU groups in parallel beside the
+    /// device's launches.
+    fn run(&self, inputs: &[Result<Input<'_>, EngineError>], vartime: bool) -> Vec<Result<SecretNat, EngineError>> {
+        let mut out: Vec<Result<SecretNat, EngineError>> = inputs
+            .iter()
+            .map(|r| r.as_ref().map(|_| SecretNat::default()).map_err(Clone::clone))
+            .collect();
+        let mut by_route: BTreeMap<Route, Vec<usize>> = BTreeMap::new();
+        for (i, input) in inputs.iter().enumerate() {
+            if let Ok(input) = input {
+                match self.route(input.modulus) {
+                    Ok(route) => by_route.entry(route).or_default().push(i),
+                    Err(e) => out[i] = Err(e),
+                }
+            }
         }
+        let scalar = self.backends.len() - 1;
         let small = if self.small_to_scalar {
             SMALL_CLASS.min(rayon::current_num_threads())
         } else {
             0
         };
-        let mut out = Vec::new();
-        for members in by_class.into_values() {
-            let simd = self.ifma.is_some() && jobs[members[0]].modulus.ifma.is_some() && members.len() > small;
-            let width = if simd { ifma::LANES } else { 1 };
-            out.extend(members.chunks(width).map(|c| Group { jobs: c.to_vec(), simd }));
+        let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+        for ((backend, _), members) in by_route {
+            let b = &self.backends[backend];
+            if backend != scalar && b.on_cpu() && members.len() <= small {
+                groups.extend(members.into_iter().map(|i| (scalar, vec![i])));
+            } else {
+                groups.extend(members.chunks(b.group_size().max(1)).map(|c| (backend, c.to_vec())));
+            }
+        }
+        let (cpu, device): (Vec<_>, Vec<_>) = groups.into_iter().partition(|(b, _)| self.backends[*b].on_cpu());
+        let run_group = |(backend, members): &(usize, Vec<usize>)| {
+            let b = &self.backends[*backend];
+            let tasks: Vec<Task<'_, AnyCtx>> = members
+                .iter()
+                .filter_map(|&i| {
+                    let input = inputs[i].as_ref().ok()?;
+                    input.task(b.name(), b.class(input.modulus.size_bits)?)
+                })
+                .collect();
+            let results = b.run(&tasks, vartime);
+            let answers: Vec<Result<SecretNat, EngineError>> = match results {
+                Ok(xs) if xs.len() == members.len() => xs.into_iter().map(Ok).collect(),
+                Ok(xs) => {
+                    let e =
+                        EngineError::Device(format!("{} answered {} of {} jobs", b.name(), xs.len(), members.len()));
+                    members.iter().map(|_| Err(e.clone())).collect()
+                }
+                Err(e) => members.iter().map(|_| Err(EngineError::Device(e.0.clone()))).collect(),
+            };
+            members.iter().copied().zip(answers).collect::<Vec<_>>()
+        };
+        let (cpu, device) = rayon::join(
+            || cpu.par_iter().flat_map_iter(run_group).collect::<Vec<_>>(),
+            || device.iter().flat_map(run_group).collect::<Vec<_>>(),
+        );
+        for (i, x) in cpu.into_iter().chain(device) {
+            out[i] = x;
         }
         out
     }
 
-    /// The size class of a modulus on this engine's backend: jobs of one
-    /// class can share a lane group (or a device launch). Moduli too large
-    /// for the IFMA kernels form their own class and run on the scalar
-    /// products.
-    fn class_of(&self, p: &Prepared) -> usize {
-        match (&self.device, &p.device, &self.ifma, &p.ifma) {
-            (Some(_), Some(d), _, _) => usize::MAX / 2 - d.digits,
-            (_, _, Some(_), Some(c)) => c.class(),
-            _ => usize::MAX - p.n.digits().len(),
+    /// The route of a prepared modulus, for the streaming submitter's queues.
+    pub(crate) fn class_of(&self, p: &Prepared) -> Result<Route, EngineError> {
+        self.route(p)
+    }
+}
+
+/// A checked job: the base in exactly the modulus's digit count.
+struct Input<'a> {
+    modulus: &'a Prepared,
+    /// The base's digits when it has exactly the modulus's digit count.
+    base: &'a [u64],
+    /// Else a copy padded (or cut, past zero digits) to it.
+    padded: Option<Zeroizing<Vec<u64>>>,
+    exp: &'a [u64],
+    exp_bits: usize,
+}
+
+impl<'a> Input<'a> {
+    /// A secret job, checked: `base < n` by one borrow chain, `exp` below
+    /// `2^exp_bits` by one OR over its digits (only a failure is revealed,
+    /// with the exponent's length in the error).
+    fn secret(job: &PowJob<'a>) -> Result<Input<'a>, EngineError> {
+        if !bool::from(job.exp.ct_below_pow2(job.exp_bits)) {
+            // Only a failed job's length is read (from the digits, no copy).
+            return Err(EngineError::ExponentTooLong {
+                bits: crate::nat::limbs::bits(job.exp.limbs()),
+                bound: job.exp_bits,
+            });
         }
+        Self::new(job.modulus, job.base.limbs(), job.exp.limbs(), job.exp_bits)
     }
 
-    /// Run one lane group.
-    fn run_group(&self, group: &Group, jobs: &[PowJob<'_>], secrecy: Secrecy) -> Vec<Num> {
-        let members: Vec<PowJob<'_>> = group.jobs.iter().map(|&i| jobs[i]).collect();
-        match self.ifma {
-            Some(token) if group.simd => ifma::pow_group(token, &members, secrecy),
-            _ => members
-                .iter()
-                .map(|j| scalar::pow(&j.modulus.scalar, j.base, j.exp, j.exp_bits, secrecy))
-                .collect(),
+    /// A public-exponent job, checked: `base < n`.
+    fn public<B: JobBase + ?Sized>(job: &PublicExpJob<'a, B>) -> Result<Input<'a>, EngineError> {
+        Self::new(job.modulus, job.base.base_digits(), job.exp.digits(), job.exp.bits())
+    }
+
+    fn new(modulus: &'a Prepared, base: &'a [u64], exp: &'a [u64], exp_bits: usize) -> Result<Input<'a>, EngineError> {
+        let n = modulus.consts.n();
+        // base < n: one borrow chain over the longer length, no early exit.
+        let mut borrow = 0u64;
+        for i in 0..n.len().max(base.len()) {
+            let (b, m) = (base.get(i).copied().unwrap_or(0), n.get(i).copied().unwrap_or(0));
+            borrow = crate::word::Word::sbb(b, m, borrow).1;
         }
-    }
-}
-
-/// The jobs of one device class in the kernels' layout. Bases and
-/// exponents may be secrets: every buffer is wiped on drop.
-struct Packed {
-    modulus: Zeroizing<Vec<u32>>,
-    n0inv: Zeroizing<Vec<u32>>,
-    r2: Zeroizing<Vec<u32>>,
-    base: Zeroizing<Vec<u32>>,
-    exp: Zeroizing<Vec<u32>>,
-}
-
-impl Packed {
-    /// Pack `members` (indices into `jobs`, each with a device context of
-    /// `digits` digits; exponents below `2^(32 * exp_words)`).
-    fn new(jobs: &[PowJob<'_>], members: &[usize], digits: usize, exp_words: usize) -> Packed {
-        let mut p = Packed {
-            modulus: Zeroizing::new(Vec::with_capacity(members.len() * digits)),
-            n0inv: Zeroizing::new(Vec::with_capacity(members.len())),
-            r2: Zeroizing::new(Vec::with_capacity(members.len() * digits)),
-            base: Zeroizing::new(Vec::with_capacity(members.len() * digits)),
-            exp: Zeroizing::new(Vec::with_capacity(members.len() * exp_words)),
-        };
-        for &i in members {
-            let job = &jobs[i];
-            let ctx = job.modulus.device.as_ref().expect("members have device contexts");
-            p.modulus.extend_from_slice(&ctx.n);
-            p.n0inv.push(ctx.n0inv);
-            p.r2.extend_from_slice(&ctx.r2);
-            p.base
-                .extend_from_slice(&Zeroizing::new(device::to_u32(job.base, digits)));
-            p.exp
-                .extend_from_slice(&Zeroizing::new(device::to_u32(job.exp, exp_words)));
+        if borrow == 0 {
+            return Err(EngineError::BaseTooLarge);
         }
-        p
-    }
-}
-
-/// Jobs (indices into a batch) that run together: on the IFMA lanes
-/// (`simd`, one size class, at most [`ifma::LANES`]) or one scalar job.
-struct Group {
-    jobs: Vec<usize>,
-    simd: bool,
-}
-
-/// `width <= 64` bits of the little-endian 64-bit digits `x` from bit `lo`
-/// (bits beyond the digits are zero): a window of an exponent.
-fn bits_at(x: &[u64], lo: usize, width: usize) -> u64 {
-    let (i, s) = (lo / 64, lo % 64);
-    let at = |k: usize| x.get(k).copied().unwrap_or(0);
-    let v = if s == 0 {
-        at(i)
-    } else {
-        (at(i) >> s) | (at(i + 1) << (64 - s))
-    };
-    if width == 64 { v } else { v & ((1 << width) - 1) }
-}
-
-/// Is `x < n`? Constant time in the digits of `x` once its digit count
-/// (the length of the vector, not secret-dependent for values below `n`'s
-/// length) is at most `n`'s.
-fn below(x: &[u64], n: &[u64]) -> bool {
-    if x.len() > n.len() {
-        return false;
-    }
-    let mut borrow = 0u64;
-    for (i, &ni) in n.iter().enumerate() {
-        let xi = if i < x.len() { x[i] } else { 0 };
-        let (d, b1) = xi.overflowing_sub(ni);
-        let (_, b2) = d.overflowing_sub(borrow);
-        borrow = u64::from(b1) | u64::from(b2);
-    }
-    borrow == 1
-}
-
-/// A job's preconditions, checked before it joins a lane group.
-///
-/// The base may be secret (a CRT half): it is compared with `n` by one
-/// borrow chain over `n`'s digits, without an early exit.
-fn check(job: &PowJob<'_>) -> Result<(), EngineError> {
-    if !below(job.base.digits(), job.modulus.n.digits()) {
-        return Err(EngineError::BaseTooLarge);
-    }
-    if job.exp.bits() > job.exp_bits {
-        return Err(EngineError::ExponentTooLong {
-            bits: job.exp.bits(),
-            bound: job.exp_bits,
+        let padded = (base.len() != n.len()).then(|| {
+            let mut d = Zeroizing::new(vec![0u64; n.len()]);
+            for (d, &v) in d.iter_mut().zip(base) {
+                *d = v;
+            }
+            d
         });
+        Ok(Input {
+            modulus,
+            base,
+            padded,
+            exp,
+            exp_bits,
+        })
     }
-    Ok(())
+
+    /// The task for `backend` in `class`, if the modulus holds its context.
+    fn task(&self, backend: &str, class: usize) -> Option<Task<'_, AnyCtx>> {
+        Some(Task {
+            ctx: self.modulus.ctx(backend, class)?,
+            modulus: &self.modulus.consts,
+            base: self.padded.as_deref().map_or(self.base, |d| d.as_slice()),
+            exp: self.exp,
+            exp_bits: self.exp_bits,
+        })
+    }
 }

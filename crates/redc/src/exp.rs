@@ -16,6 +16,7 @@ pub mod sliding;
 pub mod trace;
 pub mod window;
 
+pub use crate::kernel::window::default_window;
 pub use trace::{Trace, TraceReg, TraceRow};
 
 use crate::mont::{Meter, MontElem, Multiplier};
@@ -85,17 +86,5 @@ impl Schedule {
             Schedule::Window => window::pow(mm, base, exp, bits, default_window(bits), trace),
             Schedule::Sliding => sliding::pow_vartime(mm, base, exp, default_window(bits), trace),
         }
-    }
-}
-
-/// Window width for an exponent of `bits` bits: the break-even points where
-/// a wider table starts to pay for itself (the same thresholds OpenSSL uses).
-pub fn default_window(bits: usize) -> u32 {
-    match bits {
-        0..=23 => 1,
-        24..=79 => 3,
-        80..=239 => 4,
-        240..=671 => 5,
-        _ => 6,
     }
 }

@@ -9,8 +9,6 @@
 //! schedules of [`Product`] with reusable scratch memory and an optional
 //! [`Meter`] that counts word operations.
 
-pub mod meter;
-
 mod cihs;
 mod cios;
 mod fios;
@@ -19,27 +17,14 @@ mod radix;
 mod rows;
 mod sos;
 
-pub use meter::{Meter, NoMeter, OpCounts};
+pub use crate::kernel::ModulusError;
+pub use crate::kernel::meter::{self, Meter, NoMeter, OpCounts};
 
-use crate::nat::{Nat, limbs};
+use crate::kernel::{Kernel, addsub, consts, select, subtract};
+use crate::nat::Nat;
 use crate::word::Word;
 use subtle::Choice;
 use zeroize::Zeroize;
-
-/// Why a number cannot be a Montgomery modulus.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum ModulusError {
-    /// `n = 0`.
-    #[error("modulus is zero")]
-    Zero,
-    /// `n = 1`: every residue is 0 and `n0'` is meaningless.
-    #[error("modulus is one")]
-    One,
-    /// `n` even: `n` has no inverse modulo `2^w`, so Montgomery reduction
-    /// does not apply (use [`crate::modpow`] for any modulus).
-    #[error("modulus is even (Montgomery reduction needs an odd modulus)")]
-    Even,
-}
 
 /// The word schedule of the Montgomery product (000 §2.2 after Koç, Acar and
 /// Kaliski; 001 Alg. 1). All six give bit-identical results.
@@ -89,7 +74,9 @@ impl Product {
         self != Product::Fios
     }
 
-    /// Scratch digits the schedule needs for `s`-digit operands.
+    /// Scratch digits the schedule itself needs for `s`-digit operands (its
+    /// working space in Koç's analysis; [`Product::mont_mul`] wants `s`
+    /// more, for the result before the final subtraction).
     pub fn scratch_len<W: Word>(self, s: usize) -> usize {
         match self {
             Product::Sos => sos::scratch_len(s),
@@ -104,9 +91,11 @@ impl Product {
     /// `out := a·b·R^-1 mod n` by this schedule.
     ///
     /// Pre: `out`, `a`, `b`, `n` have `s >= 1` digits; `a, b < n`; `n` odd;
-    /// `n0 = -n^-1 mod 2^w`; `scratch.len() >= self.scratch_len::<W>(s)`.
+    /// `n0 = -n^-1 mod 2^w`; `scratch.len() >= self.scratch_len::<W>(s) + s`
+    /// (the schedule's working digits, then its result before the final
+    /// subtraction).
     /// Post: `out < n`. Constant-time (but for FIOS): the final subtraction
-    /// is a masked select, not a branch.
+    /// ([`subtract::sub_if_not_less`]) is a masked select, not a branch.
     #[allow(clippy::too_many_arguments)]
     pub fn mont_mul<W: Word, M: Meter>(
         self,
@@ -120,40 +109,20 @@ impl Product {
     ) {
         let s = n.len();
         assert!(
-            s > 0 && out.len() == s && a.len() == s && b.len() == s && scratch.len() >= self.scratch_len::<W>(s),
-            "Product::mont_mul: operands must have the modulus's {s} digits and scratch at least scratch_len(s)"
+            s > 0 && out.len() == s && a.len() == s && b.len() == s && scratch.len() >= self.scratch_len::<W>(s) + s,
+            "Product::mont_mul: operands must have the modulus's {s} digits and scratch at least scratch_len(s) + s"
         );
+        let (t, u) = scratch.split_at_mut(self.scratch_len::<W>(s));
+        let u = &mut u[..s];
         let top = match self {
-            Product::Sos => sos::mont_mul(meter, out, a, b, n, n0, scratch),
-            Product::Cios => cios::mont_mul(meter, out, a, b, n, n0, scratch),
-            Product::Fios => fios::mont_mul(meter, out, a, b, n, n0, scratch),
-            Product::Fips => fips::mont_mul(meter, out, a, b, n, n0, scratch),
-            Product::Cihs => cihs::mont_mul(meter, out, a, b, n, n0, scratch),
-            Product::Radix => radix::mont_mul(meter, out, a, b, n, n0, scratch),
+            Product::Sos => sos::mont_mul(meter, u, a, b, n, n0, t),
+            Product::Cios => cios::mont_mul(meter, u, a, b, n, n0, t),
+            Product::Fios => fios::mont_mul(meter, u, a, b, n, n0, t),
+            Product::Fips => fips::mont_mul(meter, u, a, b, n, n0, t),
+            Product::Cihs => cihs::mont_mul(meter, u, a, b, n, n0, t),
+            Product::Radix => radix::mont_mul(meter, u, a, b, n, n0, t),
         };
-        subtract_if_not_less(meter, out, top, n, scratch);
-    }
-}
-
-/// Step 4 of 000 Fig. 2 (line 6 of 001 Alg. 1): `u := u - n` if `u >= n`,
-/// for `u = top·R + out < 2n`, computed branch-free: subtract always, then
-/// keep the difference unless it borrowed and `top` was 0.
-fn subtract_if_not_less<W: Word, M: Meter>(m: &M, out: &mut [W], top: W, n: &[W], scratch: &mut [W]) {
-    let s = n.len();
-    let diff = &mut scratch[..s];
-    let mut borrow = W::ZERO;
-    for j in 0..s {
-        let (d, b) = W::sbb(meter::ld(m, out, j), meter::ld(m, n, j), borrow);
-        m.add(1);
-        meter::st(m, diff, j, d);
-        borrow = b;
-    }
-    // Keep u when top = 0 and the subtraction borrowed, i.e. u < n.
-    let keep_u = Choice::from((borrow & !top).to_u64() as u8 & 1);
-    for j in 0..s {
-        let (d, u) = (meter::ld(m, diff, j), meter::ld(m, out, j));
-        let v = W::conditional_select(&d, &u, keep_u);
-        meter::st(m, out, j, v);
+        subtract::sub_if_not_less(meter, out, u, top, n);
     }
 }
 
@@ -178,8 +147,9 @@ impl<W: Word> core::fmt::Debug for Modulus<W> {
 }
 
 impl<W: Word> Modulus<W> {
-    /// Precompute `s = ceil(k / w)` (000 Eq. 2), `n0' = -n^-1 mod 2^w` by
-    /// Hensel lifting, `R mod n` and `R^2 mod n` (the constant of 001 Alg. 2).
+    /// Precompute `s = ceil(k / w)` (000 Eq. 2), `n0' = -n^-1 mod 2^w`, `R mod n`
+    /// and `R^2 mod n` (the constant of 001 Alg. 2), all from the kernel
+    /// layer's [`consts`] (no division).
     pub fn new(n: &Nat<W>) -> Result<Self, ModulusError> {
         if n.is_zero() {
             return Err(ModulusError::Zero);
@@ -192,15 +162,17 @@ impl<W: Word> Modulus<W> {
         }
         let s = n.digits().len();
         let sw = s * W::BITS as usize;
-        // n is not zero here, so the remainders exist.
-        let rem = |k: usize| Nat::<W>::pow2(k).rem(n).unwrap_or_default().to_digits_padded(s);
-        let r_mod_n = rem(sw);
-        let r2_mod_n = rem(2 * sw);
+        let n64 = n.to_width::<u64>();
+        let rem = |k: usize| {
+            Nat::<u64>::from_digits(consts::pow2_mod(k, n64.digits()).to_vec())
+                .to_width::<W>()
+                .to_digits_padded(s)
+        };
         Ok(Self {
             n: n.digits().to_vec(),
             n0: n.digits()[0].neg_inv(),
-            r_mod_n,
-            r2_mod_n,
+            r_mod_n: rem(sw),
+            r2_mod_n: rem(2 * sw),
             bits: n.bits(),
         })
     }
@@ -246,56 +218,20 @@ impl<W: Word> Modulus<W> {
     }
 
     /// `a - b mod n` in constant time (both residues of this modulus):
-    /// subtract, then add `n` back under a mask if it borrowed.
+    /// [`addsub::sub_mod`].
     pub fn sub(&self, a: &MontElem<W>, b: &MontElem<W>) -> MontElem<W> {
-        let mut d = a.digits.clone();
-        let borrow = limbs::sub_assign(&mut d, &b.digits);
-        let mask = W::mask(Choice::from(borrow.to_u64() as u8 & 1));
-        let mut carry = W::ZERO;
-        for (x, &n) in d.iter_mut().zip(&self.n) {
-            let (s, c) = W::adc(*x, n & mask, carry);
-            *x = s;
-            carry = c;
-        }
+        let mut d = vec![W::ZERO; self.len()];
+        addsub::sub_mod(&mut d, &a.digits, &b.digits, &self.n);
         MontElem { digits: d }
     }
 
-    /// `a + b mod n` in constant time: add, then the masked final
-    /// subtraction of the product schedules.
+    /// `a + b mod n` in constant time: [`addsub::add_mod`], the sum through
+    /// the shared final subtraction.
     pub fn add(&self, a: &MontElem<W>, b: &MontElem<W>) -> MontElem<W> {
-        let mut d = a.digits.clone();
-        let mut carry = W::ZERO;
-        for (x, &y) in d.iter_mut().zip(&b.digits) {
-            let (s, c) = W::adc(*x, y, carry);
-            *x = s;
-            carry = c;
-        }
-        let mut scratch = vec![W::ZERO; self.len()];
-        subtract_if_not_less(&NoMeter, &mut d, carry, &self.n, &mut scratch);
+        let mut d = vec![W::ZERO; self.len()];
+        let mut spare = vec![W::ZERO; self.len()];
+        addsub::add_mod(&mut d, &a.digits, &b.digits, &self.n, &mut spare);
         MontElem { digits: d }
-    }
-
-    /// The residue whose Montgomery digits are `x` itself, i.e. the element
-    /// `x·R^-1 mod n`; `None` unless `x < n`. For interchange with other
-    /// Montgomery code, for tests of the raw product, and for multiplying
-    /// two plain values `a, b < n` in two products
-    /// (`MonPro(MonPro(a, b), R^2 mod n) = a·b mod n`).
-    ///
-    /// Constant time in the value of `x` (only its digit count, at most
-    /// `s` for every valid input, decides the work): `x < n` is the borrow
-    /// of `x - n`, not a comparison that stops at the first differing
-    /// digit, so `x` may be a secret.
-    pub fn elem_from_mont_digits(&self, x: &Nat<W>) -> Option<MontElem<W>> {
-        if x.digits().len() > self.len() {
-            return None;
-        }
-        let elem = MontElem {
-            digits: x.to_digits_padded(self.len()),
-        };
-        let mut diff = elem.digits.clone();
-        let below = limbs::sub_assign(&mut diff, &self.n) != W::ZERO;
-        diff.zeroize();
-        below.then_some(elem)
     }
 
     /// 1 in Montgomery form (`R mod n`, 000 Fig. 1 Step 3).
@@ -317,7 +253,8 @@ impl<W: Word> Modulus<W> {
         Multiplier {
             modulus: self,
             product,
-            scratch: vec![W::ZERO; product.scratch_len::<W>(s).max(s)],
+            scratch: vec![W::ZERO; product.scratch_len::<W>(s) + s],
+            spare: vec![W::ZERO; s],
             meter,
         }
     }
@@ -364,6 +301,19 @@ impl<W: Word> MontElem<W> {
     }
 }
 
+impl<W: Word> AsRef<[W]> for MontElem<W> {
+    fn as_ref(&self) -> &[W] {
+        &self.digits
+    }
+}
+
+impl<W: Word> Zeroize for MontElem<W> {
+    /// Overwrite the digits with zeros: the residue 0, still below `n`.
+    fn zeroize(&mut self) {
+        self.digits.zeroize();
+    }
+}
+
 impl<W: Word> Drop for MontElem<W> {
     /// Residues may be secret (CRT halves, window tables): wipe on drop.
     fn drop(&mut self) {
@@ -385,6 +335,7 @@ impl<W: Word, M: Meter> Drop for Multiplier<'_, W, M> {
     /// The scratch holds intermediate digits of the last product.
     fn drop(&mut self) {
         self.scratch.zeroize();
+        self.spare.zeroize();
     }
 }
 
@@ -399,6 +350,8 @@ pub struct Multiplier<'m, W: Word, M: Meter = NoMeter> {
     modulus: &'m Modulus<W>,
     product: Product,
     scratch: Vec<W>,
+    /// The second buffer of an in-place product ([`Kernel::mul`]).
+    spare: Vec<W>,
     meter: M,
 }
 
@@ -454,7 +407,7 @@ impl<'m, W: Word, M: Meter> Multiplier<'m, W, M> {
     /// `x·R mod n` (`x` reduced modulo `n` first).
     pub fn to_mont(&mut self, x: &Nat<W>) -> MontElem<W> {
         let s = self.modulus.len();
-        let reduced = if limbs::cmp(x.digits(), &self.modulus.n).is_lt() {
+        let reduced = if *x < self.modulus.value() {
             x.to_digits_padded(s)
         } else {
             x.rem(&self.modulus.value())
@@ -468,56 +421,54 @@ impl<'m, W: Word, M: Meter> Multiplier<'m, W, M> {
         self.mul(&xr, &r2)
     }
 
-    /// `x·R mod n` for a number `x` of any length, in constant time: no
-    /// division, and every loop bound depends only on the number of digits
-    /// given (pad a secret to a public length with [`Self::reduce_digits_to_mont`]).
-    /// This is how a secret-modulus residue such as `C mod p` in RSA-CRT is
-    /// formed.
-    pub fn reduce_to_mont(&mut self, x: &Nat<W>) -> MontElem<W> {
-        self.reduce_digits_to_mont(x.digits())
-    }
-
-    /// [`Self::reduce_to_mont`] of the little-endian digits `x`, whose
-    /// length (not value) decides the work.
-    ///
-    /// Horner's rule over chunks of `s` digits from the top: the accumulator
-    /// `a` (in Montgomery form) becomes `a·R + c` for each chunk `c`, where
-    /// `a·R` is `MonPro(a, R^2)` and `c·R mod n` is a Montgomery reduction of
-    /// `c` (000 Fig. 3 b, valid because `c < R <= n·R`) followed by two
-    /// products with `R^2 mod n`.
-    pub fn reduce_digits_to_mont(&mut self, x: &[W]) -> MontElem<W> {
-        let s = self.modulus.len();
-        let r2 = MontElem {
-            digits: self.modulus.r2_mod_n.clone(),
-        };
-        let mut acc = MontElem {
-            digits: vec![W::ZERO; s],
-        };
-        let chunks = x.len().div_ceil(s).max(1);
-        for k in (0..chunks).rev() {
-            // c·R^-1 mod n by reduction of (c, 0); then ·R^2 ·R^2 gives c·R.
-            let mut t = vec![W::ZERO; 2 * s];
-            for (j, d) in t.iter_mut().take(s).enumerate() {
-                *d = x.get(k * s + j).copied().unwrap_or(W::ZERO);
-            }
-            let top = rows::reduce_rows(&self.meter, &mut t, &self.modulus.n, self.modulus.n0);
-            let mut u = t[s..].to_vec();
-            t.zeroize();
-            subtract_if_not_less(&self.meter, &mut u, top, &self.modulus.n, &mut self.scratch);
-            let c_rinv = MontElem { digits: u };
-            let c1 = self.mul(&c_rinv, &r2);
-            let c_mont = self.mul(&c1, &r2);
-            let shifted = self.mul(&acc, &r2);
-            acc = self.modulus.add(&shifted, &c_mont);
-        }
-        acc
-    }
-
     /// The plain value `x·R^-1 mod n`: `MonPro(x, 1)`.
     pub fn from_mont(&mut self, x: &MontElem<W>) -> Nat<W> {
         let mut one = vec![W::ZERO; self.modulus.len()];
         one[0] = W::ONE;
         let one = MontElem { digits: one };
         Nat::from_digits(self.mul(x, &one).digits.clone())
+    }
+}
+
+impl<W: Word, M: Meter> Kernel for Multiplier<'_, W, M> {
+    const LANES: usize = 1;
+    type Elem = MontElem<W>;
+    type Index = u64;
+
+    fn one(&self) -> MontElem<W> {
+        self.modulus.one()
+    }
+
+    /// A product into the spare buffer, then a swap: one product, metered
+    /// like any other.
+    fn mul(&mut self, x: &mut MontElem<W>, y: &MontElem<W>) {
+        self.product.mont_mul(
+            &self.meter,
+            &mut self.spare,
+            &x.digits,
+            &y.digits,
+            &self.modulus.n,
+            self.modulus.n0,
+            &mut self.scratch,
+        );
+        core::mem::swap(&mut x.digits, &mut self.spare);
+    }
+
+    /// A product of `x` with itself (the schedules have no squaring of their own).
+    fn sqr(&mut self, x: &mut MontElem<W>) {
+        self.product.mont_mul(
+            &self.meter,
+            &mut self.spare,
+            &x.digits,
+            &x.digits,
+            &self.modulus.n,
+            self.modulus.n0,
+            &mut self.scratch,
+        );
+        core::mem::swap(&mut x.digits, &mut self.spare);
+    }
+
+    fn select(&self, out: &mut MontElem<W>, table: &[MontElem<W>], idx: u64) {
+        select::select(&mut out.digits, table, idx);
     }
 }

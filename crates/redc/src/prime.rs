@@ -4,9 +4,11 @@
 //! Variable-time: for key generation and for the hardware models' seeded
 //! keys, never on a secret that is already in use.
 
-use crate::mont::{Modulus, Product};
 use crate::nat::Nat;
+use crate::residue::Domain;
+use crate::secret::SecretNat;
 use rand_core::CryptoRngCore;
+use subtle::ConstantTimeEq;
 
 /// Miller–Rabin rounds for a probable prime of `bits` bits: FIPS 186-5
 /// Table B.1 asks for 5 rounds at 1024 bits and 4 at 1536 bits and above
@@ -20,20 +22,27 @@ pub fn miller_rabin_rounds(bits: usize) -> usize {
     }
 }
 
+/// Residues modulo a candidate prime.
+enum Candidate {}
+
 /// Is `n` (odd, > 2^14) a probable prime after `rounds` Miller–Rabin
 /// rounds with random bases uniform in `[2, n - 2]`? An even `n` or
 /// `n <= 1` is not. Errors only when `rng` fails.
+///
+/// On the kernel layer's 64-bit kernels: each base is raised to the odd
+/// part `d` of `n - 1` by fixed windows over the public length of `n`
+/// (the candidate may become a secret prime), then squared until `-1`
+/// or `1` appears.
 pub fn is_probable_prime(n: &Nat<u64>, rounds: usize, rng: &mut impl CryptoRngCore) -> Result<bool, rand_core::Error> {
-    let Ok(modulus) = Modulus::new(n) else {
+    let Ok(domain) = Domain::<Candidate>::public(n) else {
         return Ok(false);
     };
+    let len = n.digits().len();
     let n_minus_1 = n.checked_sub(&Nat::one()).unwrap_or_default();
     let s = n_minus_1.trailing_zeros().unwrap_or(0);
-    let d = n_minus_1.shr(s);
-    let mut mm = modulus.multiplier(Product::Cios);
-    let one = modulus.one();
-    let minus_one = mm.to_mont(&n_minus_1);
-    let bits = d.bits();
+    let d = SecretNat::from_nat(&n_minus_1.shr(s), len).unwrap_or_default();
+    let one = domain.one();
+    let minus_one = domain.enter(&SecretNat::from_nat(&n_minus_1, len).unwrap_or_default());
     let two = Nat::from_u64(2);
     for _ in 0..rounds {
         if n_minus_1 <= Nat::from_u64(3) {
@@ -46,20 +55,19 @@ pub fn is_probable_prime(n: &Nat<u64>, rounds: usize, rng: &mut impl CryptoRngCo
                 break a;
             }
         };
-        let am = mm.to_mont(&a);
-        let mut x = crate::exp::window::pow(&mut mm, &am, &d, bits, crate::exp::default_window(bits), None);
-        if x == one || x == minus_one {
+        let am = domain.enter(&SecretNat::from_nat(&a, len).unwrap_or_default());
+        let mut x = domain.pow(&am, &d, 64 * len);
+        if bool::from(x.ct_eq(&one) | x.ct_eq(&minus_one)) {
             continue;
         }
         let mut witness = true;
         for _ in 1..s {
-            let mut tmp = x.clone();
-            mm.square_assign(&mut x, &mut tmp);
-            if x == minus_one {
+            x = domain.sqr(&x);
+            if bool::from(x.ct_eq(&minus_one)) {
                 witness = false;
                 break;
             }
-            if x == one {
+            if bool::from(x.ct_eq(&one)) {
                 break;
             }
         }

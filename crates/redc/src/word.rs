@@ -87,13 +87,24 @@ pub trait Word:
         self.shr(i).to_u64() & 1 == 1
     }
 
-    /// `-self^-1 mod 2^w` for odd `self` ([`crate::kernel::consts::neg_inv`]).
+    /// `-self^-1 mod 2^w` for odd `self`, by Hensel (Newton) lifting: the
+    /// inverse `y` of an odd `x` is correct to 3 bits for `y = x`, and each
+    /// step `y := y·(2 - x·y)` doubles the number of correct bits. The one
+    /// computation of `n0'` in redc: [`crate::kernel::consts::neg_inv`]
+    /// gives it for any width up to 64 bits from the `u64` one.
     ///
     /// This is `n0'` of 000 §2.1 Eq. 6 (only its low digit is needed, 000
     /// §3.1) and `-M^-1 mod 2^r` of 001 Alg. 1.
     /// Precondition: `self` is odd; for even input the result is meaningless.
     fn neg_inv(self) -> Self {
-        Self::from_u64_truncate(crate::kernel::consts::neg_inv(self.to_u64(), Self::BITS))
+        let two = Self::ONE.wrapping_add(Self::ONE);
+        let mut y = self;
+        let mut correct_bits = 3;
+        while correct_bits < Self::BITS {
+            y = y.wrapping_mul(two.wrapping_sub(self.wrapping_mul(y)));
+            correct_bits *= 2;
+        }
+        Self::ZERO.wrapping_sub(y)
     }
 
     /// All ones if `choice` is set, else zero.

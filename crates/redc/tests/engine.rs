@@ -1,12 +1,12 @@
 //! The batch engine against num-bigint: every backend this CPU can run, on
 //! random batches of mixed sizes, partly filled lane groups, a batch of one
-//! and an empty batch. `REDC_BACKEND` picks the backend under test as for
-//! every other test; this file also runs each available backend directly.
+//! and an empty batch; each available backend directly, the detected
+//! engine, and the device path.
 
 mod common;
 use common::{engines, pseudo, to_big, to_nat};
 use num_bigint::BigUint;
-use redc::{Backend, Engine, EngineError, Job, Nat, PowJob, Secrecy};
+use redc::{Engine, EngineError, Job, Nat, PowJob, PublicExpJob, SecretNat};
 
 fn job(bits: usize, ebits: usize, seed: u64) -> (BigUint, BigUint, BigUint) {
     let n = pseudo(bits, seed) | BigUint::from(1u8);
@@ -44,7 +44,7 @@ fn modexp_batch_matches_the_oracle_on_mixed_sizes() {
                 to_big(&r.unwrap()),
                 b.modpow(e, n),
                 "{} bits={}",
-                engine.backend().name(),
+                engine.name(),
                 n.bits()
             );
         }
@@ -105,26 +105,48 @@ fn pow_batch_edges_both_secrecies() {
                 cases.push((i, b.clone(), exps[(k + i) % 4].clone()));
             }
         }
-        let nats: Vec<_> = cases.iter().map(|(_, b, e)| (to_nat(b), to_nat(e))).collect();
-        for secrecy in [Secrecy::Secret, Secrecy::Public] {
-            let jobs: Vec<PowJob<'_>> = cases
-                .iter()
-                .zip(&nats)
-                .map(|((i, _, e), (b, en))| PowJob {
-                    base: b,
-                    exp: en,
-                    exp_bits: e.bits() as usize + 3,
-                    modulus: &prepared[*i],
-                })
-                .collect();
-            for (((i, b, e), r), job) in cases.iter().zip(engine.pow_batch(&jobs, secrecy)).zip(&jobs) {
+        let nats: Vec<_> = cases
+            .iter()
+            .map(|(i, b, e)| {
+                (
+                    secret(b, prepared[*i].len()),
+                    secret(e, 1 + e.bits() as usize / 64),
+                    to_nat(e),
+                )
+            })
+            .collect();
+        let secret_jobs: Vec<PowJob<'_>> = cases
+            .iter()
+            .zip(&nats)
+            .map(|((i, _, e), (b, es, _))| PowJob {
+                base: b,
+                exp: es,
+                exp_bits: e.bits() as usize + 3,
+                modulus: &prepared[*i],
+            })
+            .collect();
+        let public_jobs: Vec<PublicExpJob<'_>> = cases
+            .iter()
+            .zip(&nats)
+            .map(|((i, _, _), (b, _, en))| PublicExpJob {
+                base: b,
+                exp: en,
+                modulus: &prepared[*i],
+            })
+            .collect();
+        let answers = [
+            ("Secret", engine.pow(&secret_jobs)),
+            ("Public", engine.pow_public_exp(&public_jobs)),
+        ];
+        for (secrecy, results) in answers {
+            for ((i, b, e), r) in cases.iter().zip(results) {
                 let n = &moduli[*i];
                 assert_eq!(
-                    to_big(&r.unwrap()),
+                    to_big(&r.unwrap().reveal()),
                     b.modpow(e, n),
-                    "{} {secrecy:?} n={n:x} exp_bits={}",
-                    engine.backend().name(),
-                    job.exp_bits
+                    "{} {secrecy} n={n:x} exp_bits={}",
+                    engine.name(),
+                    e.bits() + 3
                 );
             }
         }
@@ -138,7 +160,11 @@ fn bad_jobs_fail_alone() {
     for engine in engines() {
         let n = pseudo(1024, 5) | BigUint::from(1u8);
         let p = engine.prepare(&to_nat(&n)).unwrap();
-        let (good, big, e) = (to_nat(&(&n - 2u8)), to_nat(&n), to_nat(&pseudo(100, 6)));
+        let (good, big, e) = (
+            secret(&(&n - 2u8), p.len()),
+            secret(&n, p.len()),
+            secret(&pseudo(100, 6), 2),
+        );
         let jobs = [
             PowJob {
                 base: &good,
@@ -165,12 +191,15 @@ fn bad_jobs_fail_alone() {
                 modulus: &p,
             },
         ];
-        let r = engine.pow_batch(&jobs, Secrecy::Secret);
+        let r = engine.pow(&jobs);
         let want = to_nat(&(&n - 2u8).modpow(&pseudo(100, 6), &n));
-        assert_eq!(r[0].as_ref().unwrap(), &want);
-        assert_eq!(r[1], Err(EngineError::BaseTooLarge));
-        assert_eq!(r[2], Err(EngineError::ExponentTooLong { bits: 100, bound: 99 }));
-        assert_eq!(r[3].as_ref().unwrap(), &want);
+        assert_eq!(&r[0].as_ref().unwrap().reveal(), &want);
+        assert_eq!(r[1].as_ref().err(), Some(&EngineError::BaseTooLarge));
+        assert_eq!(
+            r[2].as_ref().err(),
+            Some(&EngineError::ExponentTooLong { bits: 100, bound: 99 })
+        );
+        assert_eq!(&r[3].as_ref().unwrap().reveal(), &want);
         assert_eq!(
             engine.prepare(&to_nat(&(&n + 1u8))).unwrap_err(),
             EngineError::NotOddModulus
@@ -217,18 +246,24 @@ fn modexp_batch_even_and_unit_moduli() {
 
 #[test]
 fn backend_names_and_errors() {
-    assert_eq!(Backend::parse("ifma"), Ok(Backend::Ifma));
-    assert_eq!(Backend::parse("scalar"), Ok(Backend::Scalar));
-    assert_eq!(Backend::parse("gpu"), Err(EngineError::UnknownBackend("gpu".into())));
-    assert_eq!(Engine::with_backend(Backend::Scalar).unwrap().lanes(), 1);
-    match Engine::with_backend(Backend::Ifma) {
-        Ok(e) => assert_eq!(e.lanes(), 8),
-        Err(err) => assert_eq!(err, EngineError::Unavailable(Backend::Ifma)),
-    }
+    assert_eq!(Engine::named("ifma").map(|e| e.name()).unwrap_or("ifma"), "ifma");
+    assert_eq!(Engine::named("scalar").unwrap().name(), "scalar");
     assert_eq!(
-        Engine::detect().backend() == Backend::Ifma,
-        Backend::Ifma.is_available()
+        Engine::named("gpu").unwrap_err(),
+        EngineError::UnknownBackend("gpu".into())
     );
+    assert_eq!(Engine::named("scalar").unwrap().lanes(), 1);
+    let ifma_available = match Engine::named("ifma") {
+        Ok(e) => {
+            assert_eq!(e.lanes(), 8);
+            true
+        }
+        Err(err) => {
+            assert_eq!(err, EngineError::Unavailable("ifma"));
+            false
+        }
+    };
+    assert_eq!(Engine::detect().name() == "ifma", ifma_available);
 }
 
 /// A device whose every launch fails.
@@ -236,8 +271,16 @@ fn backend_names_and_errors() {
 struct BrokenDevice;
 
 impl redc::engine::device::Device for BrokenDevice {
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+
     fn describe(&self) -> String {
         "broken".to_owned()
+    }
+
+    fn classes(&self) -> &[usize] {
+        &common::CLASSES
     }
 
     fn pow(
@@ -246,6 +289,13 @@ impl redc::engine::device::Device for BrokenDevice {
     ) -> Result<zeroize::Zeroizing<Vec<u32>>, redc::engine::device::DeviceError> {
         Err(redc::engine::device::DeviceError("launch failed".to_owned()))
     }
+
+    fn pow_vartime(
+        &self,
+        b: &redc::engine::device::DeviceBatch<'_>,
+    ) -> Result<zeroize::Zeroizing<Vec<u32>>, redc::engine::device::DeviceError> {
+        self.pow(b)
+    }
 }
 
 /// A failed launch fails the jobs of that launch only: moduli above the
@@ -253,8 +303,8 @@ impl redc::engine::device::Device for BrokenDevice {
 #[test]
 fn a_device_failure_fails_its_jobs_only() {
     let engine = Engine::with_device(std::sync::Arc::new(BrokenDevice));
-    assert_eq!(engine.backend(), Backend::Cuda);
-    assert_eq!(engine.device().as_deref(), Some("broken"));
+    assert_eq!(engine.name(), "cuda");
+    assert_eq!(engine.describe(), "broken");
     let cases = [job(1024, 64, 1), job(4200, 64, 2), job(4096, 64, 3)];
     let jobs = to_jobs(&cases);
     let r = engine.modexp_batch(&jobs);
@@ -266,20 +316,15 @@ fn a_device_failure_fails_its_jobs_only() {
     assert_eq!(r[2], Err(EngineError::Device("launch failed".into())));
 }
 
-/// `cuda` names the registered device: without one it is an error naming
-/// how to get one, and after registration the backend is available.
+/// An application that has a device installs an engine on it as the
+/// process default; the single-operation entry points then use it.
 #[test]
-fn the_cuda_backend_needs_a_registered_device() {
-    assert_eq!(Backend::parse("cuda"), Ok(Backend::Cuda));
-    if !Backend::Cuda.is_available() {
-        let err = Engine::with_backend(Backend::Cuda).unwrap_err();
-        assert_eq!(err, EngineError::NoDevice);
-        assert!(err.to_string().contains("redc_cuda::install()"), "{err}");
-    }
-    redc::engine::device::register_device(std::sync::Arc::new(common::OracleDevice));
-    assert!(Backend::Cuda.is_available());
-    let engine = Engine::with_backend(Backend::Cuda).unwrap();
-    assert_eq!(engine.device().as_deref(), Some("num-bigint oracle"));
+fn a_device_engine_can_be_the_process_default() {
+    let installed = redc::engine::set_default_engine(Engine::with_device(std::sync::Arc::new(common::OracleDevice)));
+    assert!(installed.is_ok(), "nothing else in this test binary installs a default");
+    let engine = redc::engine::default_engine();
+    assert_eq!(engine.name(), "cuda");
+    assert_eq!(engine.describe(), "num-bigint oracle");
     let (b, e, n) = job(2048, 100, 9);
     let r = engine.modexp_batch(&[Job {
         base: to_nat(&b),
@@ -287,4 +332,90 @@ fn the_cuda_backend_needs_a_registered_device() {
         modulus: to_nat(&n),
     }]);
     assert_eq!(to_big(r[0].as_ref().unwrap()), b.modpow(&e, &n));
+    assert!(
+        redc::engine::set_default_engine(Engine::detect()).is_err(),
+        "the first installation wins"
+    );
+}
+
+/// A prepared modulus's contexts belong to the backends of the engine that
+/// made it: one prepared on the scalar engine runs on the scalar kernels of
+/// an engine whose first backend (a device here) has a class for it, never
+/// on that backend with a context it lacks.
+#[test]
+fn a_modulus_prepared_elsewhere_runs_where_it_was_prepared() {
+    let n = pseudo(1024, 5) | BigUint::from(1u8);
+    let device = Engine::with_device(std::sync::Arc::new(common::OracleDevice));
+    let p = Engine::named("scalar").unwrap().prepare(&to_nat(&n)).unwrap();
+    let (b, e) = (secret(&(&n - 2u8), p.len()), secret(&BigUint::from(3u8), 1));
+    let job = PowJob {
+        base: &b,
+        exp: &e,
+        exp_bits: 2,
+        modulus: &p,
+    };
+    let got = device.pow(&[job]).pop().unwrap().unwrap();
+    assert_eq!(to_big(&got.reveal()), (&n - 2u8).modpow(&BigUint::from(3u8), &n));
+}
+
+/// `x` as a secret of `len` digits.
+fn secret(x: &BigUint, len: usize) -> SecretNat {
+    SecretNat::from_nat(&to_nat(x), len).unwrap()
+}
+
+/// A backend of the caller's, plugged in with `Engine::with_backend`: it
+/// counts its calls and runs the crate's scalar backend; every job whose
+/// modulus it has a class for (up to 1024 bits here) runs on it, the others
+/// on the scalar kernels.
+#[derive(Debug, Default)]
+struct Counting;
+
+/// Jobs [`Counting`] ran.
+static COUNTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl redc::engine::Backend for Counting {
+    type Ctx = <redc::engine::scalar::Scalar as redc::engine::Backend>::Ctx;
+
+    fn name(&self) -> &'static str {
+        "counting"
+    }
+
+    fn lanes(&self) -> usize {
+        1
+    }
+
+    fn class(&self, size_bits: usize) -> Option<usize> {
+        (size_bits <= 1024).then_some(size_bits.div_ceil(64))
+    }
+
+    fn prepare(&self, c: &std::sync::Arc<redc::kernel::Consts>, class: usize) -> Self::Ctx {
+        redc::engine::Backend::prepare(&redc::engine::scalar::Scalar, c, class)
+    }
+
+    fn pow(&self, tasks: &[redc::engine::Task<'_, Self::Ctx>]) -> Result<Vec<SecretNat>, redc::engine::BackendError> {
+        COUNTED.fetch_add(tasks.len(), std::sync::atomic::Ordering::Relaxed);
+        redc::engine::Backend::pow(&redc::engine::scalar::Scalar, tasks)
+    }
+
+    fn pow_vartime(
+        &self,
+        tasks: &[redc::engine::Task<'_, Self::Ctx>],
+    ) -> Result<Vec<SecretNat>, redc::engine::BackendError> {
+        COUNTED.fetch_add(tasks.len(), std::sync::atomic::Ordering::Relaxed);
+        redc::engine::Backend::pow_vartime(&redc::engine::scalar::Scalar, tasks)
+    }
+}
+
+#[test]
+fn a_backend_of_the_callers_plugs_in() {
+    let engine = Engine::with_backend(Counting);
+    assert_eq!(engine.name(), "counting");
+    assert_eq!(engine.backends(), ["counting", "scalar"]);
+    let cases = [job(512, 100, 1), job(1024, 64, 2), job(2048, 64, 3), job(1000, 1000, 4)];
+    let r = engine.modexp_batch(&to_jobs(&cases));
+    for ((b, e, n), r) in cases.iter().zip(r) {
+        assert_eq!(to_big(&r.unwrap()), b.modpow(e, n), "{} bits", n.bits());
+    }
+    // The three moduli of at most 1024 bits ran on it; the 2048-bit one did not.
+    assert_eq!(COUNTED.load(std::sync::atomic::Ordering::Relaxed), 3);
 }

@@ -281,8 +281,14 @@ impl<'g> Worker<'g> {
                 }
             }
             GmpOp::Crt { key, inputs } => {
-                let (primes, exps, coeffs) = (key.primes(), key.crt_exponents(), key.crt_coefficients());
-                let (&[p, q], &[dp, dq], &[qinv]) = (primes.as_slice(), exps.as_slice(), coeffs.as_slice()) else {
+                // The bench's own key: GMP gets its values as plain numbers.
+                let reveal = |xs: Vec<&redc::SecretNat>| xs.into_iter().map(|x| x.reveal()).collect::<Vec<_>>();
+                let (primes, exps, coeffs) = (
+                    reveal(key.primes()),
+                    reveal(key.crt_exponents()),
+                    reveal(key.crt_coefficients()),
+                );
+                let ([p, q], [dp, dq], [qinv]) = (primes.as_slice(), exps.as_slice(), coeffs.as_slice()) else {
                     bail!("GMP RSA-CRT: the bench needs a two-prime key");
                 };
                 if !p.is_odd() || !q.is_odd() || dp.is_zero() || dq.is_zero() || inputs.is_empty() {

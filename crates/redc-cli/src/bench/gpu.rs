@@ -9,9 +9,14 @@
 use super::{all_ok, random_below, random_bits, rate};
 use anyhow::{Context, anyhow};
 use rand_core::OsRng;
-use redc::engine::device::digit_class;
-use redc::{Engine, PowJob, PowOptions, Secrecy, modpow};
+use redc::{Engine, PowJob, PowOptions, SecretNat, modpow};
+use redc_cuda::Secrecy;
 use redc_rsa::{Num, RsaPrivateKey, rsa_private_batch, rsa_public_batch};
+
+/// The kernels' size class of a `bits`-bit modulus (its 32-bit digits).
+fn digit_class(bits: usize) -> Option<usize> {
+    redc_cuda::CLASSES.into_iter().find(|&d| 32 * d >= bits)
+}
 
 /// What a GPU row measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,15 +103,15 @@ impl GpuRow {
 }
 
 /// The device's plan and multiplier rate, when the engine's device is the
-/// installed GPU.
+/// GPU the CLI opened.
 pub(super) struct Plan {
     gpu: std::sync::Arc<redc_cuda::Gpu>,
 }
 
 impl Plan {
-    /// The installed GPU's plan, if a GPU is installed.
-    pub(super) fn installed() -> Option<Plan> {
-        redc_cuda::installed().map(|gpu| Plan { gpu })
+    /// The opened GPU's plan, if a GPU was opened.
+    pub(super) fn opened() -> Option<Plan> {
+        crate::backend::opened().ok().map(|gpu| Plan { gpu })
     }
 
     /// Products of one exponentiation modulo a `bits`-bit number with an
@@ -132,7 +137,7 @@ impl Plan {
         let halves = key
             .primes()
             .iter()
-            .map(|p| self.multiplies(p.bits(), Secrecy::Secret, p.bits(), 0))
+            .map(|p| self.multiplies(64 * p.len(), Secrecy::Secret, 64 * p.len(), 0))
             .sum::<Option<u64>>()?;
         match op {
             GpuOp::CrtHalves => Some(halves),
@@ -165,7 +170,7 @@ pub(super) fn measure(
     seconds: f64,
     status: &dyn Fn(String),
 ) -> anyhow::Result<Vec<GpuRow>> {
-    let plan = Plan::installed();
+    let plan = Plan::opened();
     let mut rows = Vec::new();
     for &bits in sizes {
         status(format!("GPU: generating a {bits}-bit RSA key and {batch} inputs"));
@@ -186,7 +191,7 @@ pub(super) fn measure(
                     let call = || all_ok(rsa_private_batch(engine, &key, &inputs, &mut OsRng));
                     let first = call()?;
                     for i in samples(batch) {
-                        if key.public_key().rsaep(&first[i]).ok().as_ref() != Some(&inputs[i]) {
+                        if key.public_key().rsaep(&first[i].reveal()).ok().as_ref() != Some(&inputs[i]) {
                             return Err(wrong(op, bits, i));
                         }
                     }
@@ -200,9 +205,12 @@ pub(super) fn measure(
                 }
                 GpuOp::Modexp => {
                     let prepared = engine.prepare(&n)?;
-                    let jobs: Vec<PowJob<'_>> = inputs
+                    let secret = |x: &Num| SecretNat::from_nat(x, prepared.len()).context("longer than n");
+                    let bases = inputs.iter().map(secret).collect::<anyhow::Result<Vec<_>>>()?;
+                    let exps_s = exps.iter().map(secret).collect::<anyhow::Result<Vec<_>>>()?;
+                    let jobs: Vec<PowJob<'_>> = bases
                         .iter()
-                        .zip(&exps)
+                        .zip(&exps_s)
                         .map(|(b, x)| PowJob {
                             base: b,
                             exp: x,
@@ -210,8 +218,8 @@ pub(super) fn measure(
                             modulus: &prepared,
                         })
                         .collect();
-                    let call = || all_ok(engine.pow_batch(&jobs, Secrecy::Secret));
-                    let first = call()?;
+                    let call = || all_ok(engine.pow(&jobs));
+                    let first: Vec<Num> = call()?.iter().map(SecretNat::reveal).collect();
                     check_pow(&first, &inputs, |i| &exps[i], &n, op, bits)?;
                     rate(seconds, batch, || call().map(drop))?
                 }
@@ -247,38 +255,45 @@ fn crt_halves(engine: &Engine, key: &RsaPrivateKey, inputs: &[Num], seconds: f64
     let primes: Vec<redc::Prepared> = key
         .primes()
         .iter()
-        .map(|p| engine.prepare(p))
+        .map(|p| engine.prepare_secret(p))
         .collect::<Result<_, _>>()?;
     let exps = key.crt_exponents();
-    let residues: Vec<Vec<Num>> = primes
+    // The bench's own key: its primes may be revealed to make the inputs.
+    let revealed: Vec<Num> = key.primes().iter().map(|p| p.reveal()).collect();
+    let residues: Vec<Vec<SecretNat>> = revealed
         .iter()
         .map(|p| {
             inputs
                 .iter()
-                .map(|c| c.rem(p.value()).context("prime is not zero"))
+                .map(|c| {
+                    let r = c.rem(p).context("prime is not zero")?;
+                    SecretNat::from_nat(&r, p.digits().len()).context("a residue fits its prime")
+                })
                 .collect()
         })
         .collect::<anyhow::Result<_>>()?;
     let mut jobs = Vec::with_capacity(primes.len() * inputs.len());
-    for ((p, d), rs) in primes.iter().zip(&exps).zip(&residues) {
+    let mut moduli = Vec::with_capacity(jobs.capacity());
+    for (((p, d), rs), pv) in primes.iter().zip(&exps).zip(&residues).zip(&revealed) {
         jobs.extend(rs.iter().map(|r| PowJob {
             base: r,
             exp: d,
             exp_bits: p.bits(),
             modulus: p,
         }));
+        moduli.extend(rs.iter().map(|_| pv));
     }
-    let call = || all_ok(engine.pow_batch(&jobs, Secrecy::Secret));
+    let call = || all_ok(engine.pow(&jobs));
     let first = call()?;
     for i in samples(jobs.len()) {
         let want = modpow(
-            jobs[i].base,
-            jobs[i].exp,
-            jobs[i].modulus.value(),
+            &jobs[i].base.reveal(),
+            &jobs[i].exp.reveal(),
+            moduli[i],
             PowOptions::default(),
             None,
         )?;
-        if first[i] != want {
+        if first[i].reveal() != want {
             return Err(wrong(GpuOp::CrtHalves, key.public_key().bits(), i));
         }
     }
@@ -339,12 +354,24 @@ mod tests {
     struct Zeros;
 
     impl Device for Zeros {
+        fn name(&self) -> &'static str {
+            "cuda"
+        }
+
         fn describe(&self) -> String {
             "zeros".to_owned()
         }
 
+        fn classes(&self) -> &[usize] {
+            &redc_cuda::CLASSES
+        }
+
         fn pow(&self, b: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
             Ok(Zeroizing::new(vec![0; b.count * b.digits]))
+        }
+
+        fn pow_vartime(&self, b: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+            self.pow(b)
         }
     }
 

@@ -5,7 +5,6 @@
 use super::{Mode, Operation, Report, Row};
 use anyhow::anyhow;
 use plotters::prelude::*;
-use redc::Backend;
 
 /// The picture's size in pixels.
 const SIZE: (u32, u32) = (1100, 420);
@@ -13,7 +12,8 @@ const SIZE: (u32, u32) = (1100, 420);
 /// A bar's engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Engine {
-    Redc(Backend),
+    /// A redc backend, by name.
+    Redc(&'static str),
     OpenSsl,
     Gmp,
 }
@@ -21,7 +21,7 @@ enum Engine {
 impl Engine {
     fn label(self) -> String {
         match self {
-            Engine::Redc(b) => format!("redc {}", b.name()),
+            Engine::Redc(b) => format!("redc {b}"),
             Engine::OpenSsl => "OpenSSL".to_owned(),
             Engine::Gmp => "GMP".to_owned(),
         }
@@ -29,9 +29,9 @@ impl Engine {
 
     fn color(self) -> RGBColor {
         match self {
-            Engine::Redc(Backend::Scalar) => RGBColor(120, 160, 220),
-            Engine::Redc(Backend::Ifma) => RGBColor(20, 70, 160),
-            Engine::Redc(Backend::Cuda) => RGBColor(118, 185, 0),
+            Engine::Redc("ifma") => RGBColor(20, 70, 160),
+            Engine::Redc("cuda") => RGBColor(118, 185, 0),
+            Engine::Redc(_) => RGBColor(120, 160, 220),
             Engine::OpenSsl => RGBColor(200, 60, 50),
             Engine::Gmp => RGBColor(60, 150, 70),
         }

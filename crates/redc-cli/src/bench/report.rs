@@ -112,7 +112,7 @@ pub(super) fn text(report: &Report) -> String {
         report.gmp.as_deref().unwrap_or("not loaded")
     );
     let mut header: Vec<String> = ["operation", "bits", "mode"].map(str::to_owned).to_vec();
-    header.extend(report.backends.iter().map(|b| format!("redc {}", b.name())));
+    header.extend(report.backends.iter().map(|b| format!("redc {b}")));
     header.extend(["OpenSSL", "GMP", "redc/OpenSSL", "redc/GMP", "target", "met"].map(str::to_owned));
     let mut lines = vec![header];
     for row in &report.rows {
@@ -267,7 +267,7 @@ pub(super) fn json(report: &Report) -> Value {
             let redc: serde_json::Map<String, Value> = row
                 .redc
                 .iter()
-                .map(|&(b, r)| (b.name().to_owned(), figure_json(Some(r), row.threads)))
+                .map(|&(b, r)| (b.to_owned(), figure_json(Some(r), row.threads)))
                 .collect();
             json!({
                 "operation": row.op.key(),
@@ -292,7 +292,7 @@ pub(super) fn json(report: &Report) -> Value {
             "cpu": report.cpu,
             "cores": report.cores,
             "threads": report.threads,
-            "backends": report.backends.iter().map(|b| b.name()).collect::<Vec<_>>(),
+            "backends": report.backends,
             "openssl": report.openssl,
             "gmp": report.gmp,
             "redc": env!("CARGO_PKG_VERSION"),

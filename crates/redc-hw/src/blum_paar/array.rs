@@ -94,7 +94,7 @@ impl BlumPaar {
         // M' = −M^(−1) mod 2^k.
         let m_prime = neg_inv(n.digits()[0], k);
         let m_tilde = n.mul(&Big::from_u64(m_prime));
-        let pre_factor = Big::pow2(2 * k as usize * (m + 2)).rem(n).unwrap_or_else(Big::zero);
+        let pre_factor = crate::pow2_mod(2 * k as usize * (m + 2), n);
         let mut m_ram = Ram::new(&split(&m_tilde, k, m + 2), k);
         for t in 2..1usize << k {
             m_ram.fill(t);

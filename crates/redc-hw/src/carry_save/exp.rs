@@ -3,7 +3,6 @@
 //! once, every operand in carry-save form.
 
 use super::{CarrySave, Pair};
-use crate::reference::pow2_mod;
 use crate::{Big, Circuit, ExpRun, HwError};
 
 /// One product time of Alg. III's schedule (§IV): the products in it run at
@@ -57,7 +56,7 @@ impl CarrySave {
                 bound: "n".into(),
             });
         }
-        let k_const = Pair::binary(pow2_mod(2 * self.r_log2(), &self.n));
+        let k_const = Pair::binary(crate::pow2_mod(2 * self.r_log2(), &self.n));
         let one = Pair::binary(Big::one());
         let (mut p, mut r) = (Pair::default(), Pair::default());
         let (mut cycles, mut products) = (0, 0);

@@ -159,7 +159,7 @@ fn host_half(key: &CrtKey, p: &Big, o: &Big, mp: &Modulus, d1: usize) -> Result<
     }
     let exp = crate::reference::reduce(&key.d, &p1);
     let exp = if exp.is_zero() && !key.d.is_zero() { p1 } else { exp };
-    let k = crate::reference::pow2_mod(2 * DIGIT_BITS as usize * d1, p);
+    let k = crate::pow2_mod(2 * DIGIT_BITS as usize * d1, p);
     Ok(Half {
         k,
         r2: mp.r2.clone(),

@@ -57,7 +57,7 @@ impl Modulus {
     pub(super) fn new(n: &Big, d: usize) -> Self {
         // −M^(−1) mod 2^17 fits the 17-bit digit: the truncation keeps every bit.
         let minv = neg_inv(u64::from(split(n, 1)[0]), DIGIT_BITS) as u32;
-        let r2 = Big::pow2(2 * DIGIT_BITS as usize * d).rem(n).unwrap_or_default();
+        let r2 = crate::pow2_mod(2 * DIGIT_BITS as usize * d, n);
         Self {
             value: n.clone(),
             d,

@@ -2,8 +2,8 @@
 //! block (§4.1.3), the systolic PE (Figure 2) and the multiplexed core's
 //! multiplier block and PE (Figures 9 and 10).
 
+use super::Layout;
 use super::Perin;
-use super::multiplier::Layout;
 use crate::{Big, Reg};
 
 /// The state of the datapath during one product (registers of §4).

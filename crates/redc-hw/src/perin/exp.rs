@@ -3,7 +3,7 @@
 //! circuit or counted.
 
 use super::Perin;
-use super::multiplier::check;
+use super::check;
 use crate::{Big, Circuit, ExpRun, HwError, ProductRun};
 
 /// The exponentiation algorithm of [`Perin::exponent_cycles`].

@@ -7,38 +7,8 @@ use redc::kernel::consts::neg_inv;
 use super::datapath::{Datapath, pack, to_words};
 use super::exp::Method;
 use super::schedule::Event;
-use super::{CORE_WORDS, MULTIPLEXED, SYSTOLIC};
+use super::{CORE_WORDS, Layout, check};
 use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Step};
-
-/// Which of the paper's two arrays a [`Perin`] models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Layout {
-    /// §4.1: m processing elements, two multipliers each.
-    Systolic,
-    /// §4.2: arithmetic cores of four PEs sharing one multiplier block.
-    Multiplexed,
-}
-
-impl Layout {
-    /// The layout of `arch`, if it is one of this paper's.
-    pub(super) fn of(arch: &Arch) -> Option<Self> {
-        if *arch == SYSTOLIC {
-            Some(Self::Systolic)
-        } else if *arch == MULTIPLEXED {
-            Some(Self::Multiplexed)
-        } else {
-            None
-        }
-    }
-
-    /// The registry entry.
-    pub(super) fn arch(self) -> &'static Arch {
-        match self {
-            Self::Systolic => &SYSTOLIC,
-            Self::Multiplexed => &MULTIPLEXED,
-        }
-    }
-}
 
 /// One of the paper's two multipliers loaded with a modulus.
 #[derive(Debug, Clone)]
@@ -60,7 +30,7 @@ pub struct Perin {
     pub(super) cycles: u64,
 }
 
-/// Builds a model of `arch` ([`SYSTOLIC`] or [`MULTIPLEXED`]) for the
+/// Builds a model of `arch` ([`super::SYSTOLIC`] or [`super::MULTIPLEXED`]) for the
 /// odd modulus `n >= 3`; `radix` is k (`None` → 16).
 pub fn build(arch: &Arch, n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
     Ok(Box::new(Perin::new(arch, n, radix)?))
@@ -93,7 +63,6 @@ impl Perin {
             Layout::Systolic => words,
         };
         let r = k as usize * m;
-        let modulus_error = || HwError::Modulus("zero modulus".into());
         let mut model = Self {
             layout,
             n: n.clone(),
@@ -101,8 +70,8 @@ impl Perin {
             m,
             n_words: to_words(n, k, m),
             n_prime: neg_inv(n.digits()[0], k),
-            r_mod_n: Big::pow2(r).rem(n).ok_or_else(modulus_error)?,
-            r2_mod_n: Big::pow2(2 * r).rem(n).ok_or_else(modulus_error)?,
+            r_mod_n: crate::pow2_mod(r, n),
+            r2_mod_n: crate::pow2_mod(2 * r, n),
             cycles: 0,
         };
         model.cycles = model.walk(|_| {});
@@ -210,17 +179,5 @@ impl Circuit for Perin {
             (_, 16) => 120.0,
             _ => 90.0,
         }
-    }
-}
-
-/// `Ok` if `x < bound`, else the operand error for `name`.
-pub(super) fn check(x: &Big, bound: &Big, name: &'static str, bound_name: &str) -> Result<(), HwError> {
-    if x < bound {
-        Ok(())
-    } else {
-        Err(HwError::Operand {
-            name,
-            bound: bound_name.into(),
-        })
     }
 }

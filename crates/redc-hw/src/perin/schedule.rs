@@ -2,7 +2,7 @@
 //! operation starts at the first cycle its inputs are latched and its unit
 //! is free, giving n_MM = 6m (systolic) and 8m (multiplexed).
 
-use super::multiplier::Layout;
+use super::Layout;
 use super::{CORE_WORDS, Perin};
 
 /// Cycles from addressing a block-RAM word to the first cycle it can be

@@ -1,19 +1,9 @@
-//! The scalar backend: portable 64-bit digits, one exponentiation at a time.
-//!
-//! One file per algorithm:
-//!
-//! | file | holds |
-//! |---|---|
-//! | `scalar/arith.rs` | digit primitives, the branch-free final subtraction, [`Size`]: [`Fixed`] or [`Dyn`] digits |
-//! | `scalar/mul.rs` | the Montgomery product: FIOS with two rows per pass (four carry chains) |
-//! | `scalar/sqr.rs` | the dedicated Montgomery squaring: triangle once, doubled, diagonal, reduction |
-//! | `scalar/window.rs` | fixed window, constant time (secret exponents) |
-//! | `scalar/sliding.rs` | sliding window, variable time (public exponents) |
-//!
-//! Every kernel is written once, generic over [`Size`], and instantiated
-//! with a compile-time digit count for the common moduli (16, 24, 32, 48,
-//! 64 digits: 1024 to 4096 bits) and with a run-time count for every other
-//! length. The product schedule was chosen by measurement (see `mul.rs`).
+//! The scalar backend: portable 64-bit digits, one exponentiation per core
+//! at a time, on the one-lane kernel of the kernel layer
+//! (`kernel/fios.rs` product with two rows per pass, the dedicated
+//! squaring of `kernel/sqr.rs`, both compiled for 16, 24, 32, 48 and
+//! 64 digits and for run-time sizes): the fixed-window driver for secret
+//! exponents, the sliding-window driver for public ones.
 //!
 //! Measured on the project's 2-core AMD EPYC (Zen 5), one thread, best of
 //! 15 s of runs, secret exponent as long as the modulus: 307 µs, 2.24 ms and
@@ -21,151 +11,93 @@
 //! 4.39 ms and 35.7 ms for the generic CIOS of [`crate::mont`] with the same
 //! fixed window in the same run; `e = 65537` takes 4.8, 17.8 and 68 µs.
 
-mod arith;
-mod mul;
-mod sliding;
-mod sqr;
-mod window;
+use super::backend::{Backend, BackendError, Task};
+use crate::kernel::scalar::Scalar as Kernel64;
+use crate::kernel::size::{Size, with_size};
+use crate::kernel::window::default_window;
+use crate::kernel::{Consts, sliding, window};
+use crate::nat::limbs;
+use crate::secret::SecretNat;
+use std::sync::Arc;
+use zeroize::Zeroizing;
 
-use super::{Num, Secrecy};
-use crate::word::Word;
-use arith::{Dyn, Fixed, Size};
-use zeroize::{Zeroize, Zeroizing};
+/// The portable backend (always available).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Scalar;
 
-/// A prepared odd modulus `n >= 3` for the scalar backend: `s` digits,
-/// `n0' = -n^-1 mod 2^64` (000_be478b6750af4540.txt §2.1 Eq. 6),
-/// `R mod n` (1 in Montgomery form) and `R^2 mod n` (the conversion constant),
-/// `R = 2^(64s)`. Wiped on drop (`n` may be a secret prime).
-pub(crate) struct Ctx {
-    n: Vec<u64>,
-    n0: u64,
-    r1: Vec<u64>,
-    r2: Vec<u64>,
-}
+impl Backend for Scalar {
+    /// The kernel constants themselves: nothing more to prepare.
+    type Ctx = Arc<Consts>;
 
-impl Drop for Ctx {
-    fn drop(&mut self) {
-        self.n.zeroize();
-        self.n0.zeroize();
-        self.r1.zeroize();
-        self.r2.zeroize();
+    fn name(&self) -> &'static str {
+        "scalar"
+    }
+
+    fn lanes(&self) -> usize {
+        1
+    }
+
+    /// Every modulus fits; its class is its digit count.
+    fn class(&self, size_bits: usize) -> Option<usize> {
+        Some(size_bits.div_ceil(64).max(1))
+    }
+
+    fn prepare(&self, c: &Arc<Consts>, _: usize) -> Arc<Consts> {
+        Arc::clone(c)
+    }
+
+    fn pow(&self, tasks: &[Task<'_, Arc<Consts>>]) -> Result<Vec<SecretNat>, BackendError> {
+        Ok(tasks
+            .iter()
+            .map(|t| pow(t.modulus, t.base, t.exp, t.exp_bits))
+            .collect())
+    }
+
+    fn pow_vartime(&self, tasks: &[Task<'_, Arc<Consts>>]) -> Result<Vec<SecretNat>, BackendError> {
+        Ok(tasks.iter().map(|t| pow_vartime(t.modulus, t.base, t.exp)).collect())
     }
 }
 
-impl Ctx {
-    /// Pre: `n` odd, `n >= 3`. Variable time (two divisions).
-    pub(crate) fn new(n: &Num) -> Ctx {
-        let s = n.digits().len();
-        let rem = |bits: usize| {
-            Num::pow2(bits)
-                .rem(n)
-                .expect("caller checked n odd and >= 3")
-                .to_digits_padded(s)
-        };
-        Ctx {
-            n: n.digits().to_vec(),
-            n0: n.digits()[0].neg_inv(),
-            r1: rem(64 * s),
-            r2: rem(128 * s),
-        }
-    }
+/// `base^exp mod n` with fixed windows over the public bound `exp_bits`.
+/// Pre: `base < n` in `n`'s digit count, `exp < 2^exp_bits`. Post: fully
+/// reduced. The sequence of operations and memory addresses depends only on
+/// `n`'s digit count and `exp_bits`.
+pub(crate) fn pow(c: &Consts, base: &[u64], exp: &[u64], exp_bits: usize) -> SecretNat {
+    with_size!(c.len(), sz => pow_sized(sz, c, base, exp, exp_bits))
 }
 
-/// Defines the dispatch of [`pow`] and, for the tests, a walk over the
-/// fixed-size kernels, both from one list of digit counts.
-macro_rules! specialised {
-    ($($n:literal),*) => {
-        /// `base^exp mod n`. Pre: `base < n`, `exp < 2^exp_bits`. Post:
-        /// fully reduced. With [`Secrecy::Secret`] the sequence of
-        /// operations and memory addresses depends only on `n`'s digit count
-        /// and `exp_bits`.
-        pub(crate) fn pow(ctx: &Ctx, base: &Num, exp: &Num, exp_bits: usize, secrecy: Secrecy) -> Num {
-            match ctx.n.len() {
-                $($n => pow_sized(Fixed::<$n>, ctx, base, exp, exp_bits, secrecy),)*
-                s => pow_sized(Dyn(s), ctx, base, exp, exp_bits, secrecy),
-            }
-        }
-
-        /// Call `visit` with every fixed size.
-        #[cfg(test)]
-        fn each_fixed(visit: &mut impl tests::VisitSize) {
-            $(visit.visit(Fixed::<$n>);)*
-        }
-    };
+/// `base^exp mod n` with sliding windows (a public `exp`). Pre: `base < n`.
+pub(crate) fn pow_vartime(c: &Consts, base: &[u64], exp: &[u64]) -> SecretNat {
+    with_size!(c.len(), sz => pow_vartime_sized(sz, c, base, exp))
 }
 
-// 1024, 1536, 2048, 3072 and 4096-bit moduli.
-specialised!(16, 24, 32, 48, 64);
-
-/// [`pow`] with the kernels for `S` digits. Pre: `sz.len() == ctx.n.len()`.
-fn pow_sized<S: Size>(sz: S, ctx: &Ctx, base: &Num, exp: &Num, exp_bits: usize, secrecy: Secrecy) -> Num {
-    let mut m = Mont::new(sz, ctx);
-    let b = m.montgomery(base);
-    let mut x = match secrecy {
-        Secrecy::Secret => window::pow(&mut m, &b, exp, exp_bits),
-        Secrecy::Public => sliding::pow_vartime(&mut m, &b, exp),
-    };
-    m.plain(&mut x)
+/// [`pow`] on the kernels of size `sz` (`sz.len() == c.len()`).
+fn pow_sized<S: Size>(sz: S, c: &Consts, base: &[u64], exp: &[u64], exp_bits: usize) -> SecretNat {
+    let width = default_window(exp_bits);
+    let digit = |w: usize| limbs::window(exp, w * width as usize, width as usize);
+    let windows = exp_bits.div_ceil(width as usize);
+    run(sz, c, base, |k, b| window::pow(k, b, width, windows, digit, &mut ()))
 }
 
-/// One exponentiation's products modulo a [`Ctx`] with `S` digits, and
-/// their `2s`-digit scratch (wiped on drop).
-struct Mont<'a, S: Size> {
+/// [`pow_vartime`] on the kernels of size `sz` (`sz.len() == c.len()`).
+fn pow_vartime_sized<S: Size>(sz: S, c: &Consts, base: &[u64], exp: &[u64]) -> SecretNat {
+    let width = default_window(limbs::bits(exp));
+    run(sz, c, base, |k, b| sliding::pow_vartime(k, b, exp, width, &mut ()))
+}
+
+/// Into Montgomery form, `driver`, out of it.
+fn run<S: Size>(
     sz: S,
-    ctx: &'a Ctx,
-    t: S::Wide,
-}
-
-impl<S: Size> Drop for Mont<'_, S> {
-    fn drop(&mut self) {
-        self.t.zeroize();
-    }
-}
-
-impl<'a, S: Size> Mont<'a, S> {
-    fn new(sz: S, ctx: &'a Ctx) -> Self {
-        debug_assert_eq!(sz.len(), ctx.n.len());
-        Mont { sz, ctx, t: sz.wide() }
-    }
-
-    /// `x := x·b·R^-1 mod n`. Pre: `x, b < n`.
-    fn mul(&mut self, x: &mut S::Buf, b: &S::Buf) {
-        let t = S::wide_mut(&mut self.t);
-        mul::mont_mul(self.sz, x.as_mut(), b.as_ref(), &self.ctx.n, self.ctx.n0, t);
-    }
-
-    /// `x := x^2·R^-1 mod n`. Pre: `x < n`.
-    fn sqr(&mut self, x: &mut S::Buf) {
-        let t = S::wide_mut(&mut self.t);
-        sqr::mont_sqr(self.sz, x.as_mut(), &self.ctx.n, self.ctx.n0, t);
-    }
-
-    /// The digits `d` (at most `s`) as a residue buffer.
-    fn load(&self, d: &[u64]) -> S::Buf {
-        let mut x = self.sz.buf();
-        x.as_mut()[..d.len()].copy_from_slice(d);
-        x
-    }
-
-    /// 1 in Montgomery form, `R mod n`.
-    fn one(&self) -> S::Buf {
-        self.load(&self.ctx.r1)
-    }
-
-    /// `x·R mod n` (000 Fig. 1 Step 2). Pre: `x < n`.
-    fn montgomery(&mut self, x: &Num) -> Zeroizing<S::Buf> {
-        let mut xr = Zeroizing::new(self.load(x.digits()));
-        let r2 = Zeroizing::new(self.load(&self.ctx.r2));
-        self.mul(&mut xr, &r2);
-        xr
-    }
-
-    /// `x·R^-1 mod n`, `MonPro(x, 1)` (000 Fig. 1 Step 7), fully reduced.
-    fn plain(&mut self, x: &mut S::Buf) -> Num {
-        let one = self.load(&[1]);
-        self.mul(x, &one);
-        Num::from_digits(x.as_ref().to_vec())
-    }
+    c: &Consts,
+    base: &[u64],
+    driver: impl FnOnce(&mut Kernel64<'_, S>, &S::Buf) -> S::Buf,
+) -> SecretNat {
+    let mut k = Kernel64::new(sz, c);
+    let mut b = Zeroizing::new(k.load(base));
+    k.enter(b.as_mut());
+    let mut x = Zeroizing::new(driver(&mut k, &b));
+    k.leave(x.as_mut());
+    SecretNat::from_limbs(x.as_ref().to_vec())
 }
 
 #[cfg(test)]
@@ -175,6 +107,8 @@ mod tests {
     //! fixed-size and its generic kernels, and for generic sizes.
 
     use super::*;
+    use crate::kernel::Kernel;
+    use crate::kernel::size::{Dyn, FIXED};
     use num_bigint::BigUint;
     use num_traits::{One, Zero};
 
@@ -185,8 +119,15 @@ mod tests {
         BigUint::from_bytes_le(&x.iter().flat_map(|d| d.to_le_bytes()).collect::<Vec<_>>())
     }
 
-    fn num(x: &BigUint) -> Num {
-        Num::from_digits(x.to_u64_digits())
+    /// `x` in exactly `s` digits.
+    fn digits(x: &BigUint, s: usize) -> Vec<u64> {
+        let mut d = x.to_u64_digits();
+        d.resize(s, 0);
+        d
+    }
+
+    fn consts(n: &BigUint) -> Consts {
+        Consts::new(&n.to_u64_digits()).unwrap()
     }
 
     /// Deterministic pseudo-random numbers (xorshift64*).
@@ -225,17 +166,17 @@ mod tests {
         if s == 1 {
             out.push(BigUint::from(3u8));
         }
-        out.retain(|n| n.to_u64_digits().len() == s);
+        out.retain(|n| n.to_u64_digits().len() == s && *n >= BigUint::from(3u8));
         out
     }
 
-    /// Product and squaring of [`Mont`] against `a·b·R^-1 mod n`, checked
+    /// Product and squaring of the kernel against `a·b·R^-1 mod n`, checked
     /// as `out·R ≡ a·b (mod n)` with `out < n`.
     fn check_kernels<S: Size>(sz: S, rng: &mut Rng) {
         let s = sz.len();
         for n in moduli(s, rng) {
-            let ctx = Ctx::new(&num(&n));
-            let mut m = Mont::new(sz, &ctx);
+            let ctx = consts(&n);
+            let mut m = Kernel64::new(sz, &ctx);
             let r = BigUint::one() << (64 * s);
             let nm1 = &n - 1u8;
             let mut values = vec![BigUint::zero(), BigUint::one(), nm1.clone()];
@@ -258,12 +199,12 @@ mod tests {
         }
     }
 
-    /// `pow_sized(sz, ..)` against `BigUint::modpow` for edge and random
+    /// `pow_sized(sz, ..)` and `pow_vartime_sized` against `BigUint::modpow` for edge and random
     /// bases and exponents, both secrecies, exact and loose exponent bounds.
     fn check_pow<S: Size>(sz: S, rng: &mut Rng) {
         let s = sz.len();
         for n in moduli(s, rng) {
-            let ctx = Ctx::new(&num(&n));
+            let ctx = consts(&n);
             let bases = [BigUint::zero(), BigUint::one(), &n - 1u8, rng.below(&n)];
             let exps = [
                 BigUint::zero(),
@@ -279,54 +220,30 @@ mod tests {
                     if j == 3 && i != 3 {
                         continue;
                     }
-                    let want = num(&b.modpow(e, &n));
+                    let want = b.modpow(e, &n);
                     let bits = e.bits() as usize;
-                    for (secrecy, bound) in [
-                        (Secrecy::Secret, bits),
-                        (Secrecy::Secret, bits + 1 + (i + j) % 7),
-                        (Secrecy::Public, bits),
-                    ] {
-                        let got = pow_sized(sz, &ctx, &num(b), &num(e), bound, secrecy);
+                    let (bd, ed) = (digits(b, s), e.to_u64_digits());
+                    for bound in [bits, bits + 1 + (i + j) % 7] {
+                        let got = big(pow_sized(sz, &ctx, &bd, &ed, bound).limbs());
                         assert_eq!(
                             got, want,
-                            "s = {s}, n = {n:x}, b = {b:x}, e = {e:x}, {secrecy:?}, bound {bound}"
+                            "s = {s}, n = {n:x}, b = {b:x}, e = {e:x}, secret, bound {bound}"
                         );
                     }
+                    let got = big(pow_vartime_sized(sz, &ctx, &bd, &ed).limbs());
+                    assert_eq!(got, want, "s = {s}, n = {n:x}, b = {b:x}, e = {e:x}, public");
                 }
             }
         }
     }
 
-    /// A check run on one [`Size`] (closures cannot be generic).
-    pub(super) trait VisitSize {
-        fn visit<S: Size>(&mut self, sz: S);
-    }
-
-    /// [`check_kernels`] with a fixed size and with the generic kernels of
-    /// the same digit count.
-    struct Kernels(Rng);
-
-    impl VisitSize for Kernels {
-        fn visit<S: Size>(&mut self, sz: S) {
-            check_kernels(sz, &mut self.0);
-            check_kernels(Dyn(sz.len()), &mut self.0);
-        }
-    }
-
-    /// [`check_pow`] with a fixed size and with the generic kernels of the
-    /// same digit count.
-    struct Pows(Rng);
-
-    impl VisitSize for Pows {
-        fn visit<S: Size>(&mut self, sz: S) {
-            check_pow(sz, &mut self.0);
-            check_pow(Dyn(sz.len()), &mut self.0);
-        }
-    }
-
     #[test]
     fn kernels_match_num_bigint_at_specialised_sizes() {
-        each_fixed(&mut Kernels(Rng(1)));
+        let rng = &mut Rng(1);
+        for s in FIXED {
+            with_size!(s, sz => check_kernels(sz, rng));
+            check_kernels(Dyn(s), rng);
+        }
     }
 
     #[test]
@@ -339,7 +256,11 @@ mod tests {
 
     #[test]
     fn pow_matches_num_bigint_at_specialised_sizes() {
-        each_fixed(&mut Pows(Rng(3)));
+        let rng = &mut Rng(3);
+        for s in FIXED {
+            with_size!(s, sz => check_pow(sz, rng));
+            check_pow(Dyn(s), rng);
+        }
     }
 
     #[test]
@@ -358,11 +279,11 @@ mod tests {
         for s in [16, 24, 32, 48, 64, 4, 40, 65].into_iter().chain(GENERIC) {
             let n = rng.bits(64 * s) | (BigUint::one() << (64 * s - 1)) | BigUint::one();
             let (b, e) = (rng.below(&n), rng.bits(64 * s));
-            let ctx = Ctx::new(&num(&n));
-            for secrecy in [Secrecy::Secret, Secrecy::Public] {
-                let got = pow(&ctx, &num(&b), &num(&e), 64 * s, secrecy);
-                assert_eq!(got, num(&b.modpow(&e, &n)), "s = {s}, {secrecy:?}");
-            }
+            let ctx = consts(&n);
+            let (bd, ed) = (digits(&b, s), e.to_u64_digits());
+            let want = b.modpow(&e, &n);
+            assert_eq!(big(pow(&ctx, &bd, &ed, 64 * s).limbs()), want, "s = {s}, secret");
+            assert_eq!(big(pow_vartime(&ctx, &bd, &ed).limbs()), want, "s = {s}, public");
         }
     }
 }

@@ -7,59 +7,84 @@
 //! blocks, one per "owner", spread over several lanes (Table 3). A
 //! [`Submitter`] does the same for the engine's lane groups: requests from
 //! any number of threads go to one dispatcher thread, which gathers them
-//! per (size class, [`Secrecy`]) and starts a group as soon as it holds
+//! per (route, secret or public exponent) and starts a group as soon as it holds
 //! [`Engine::lanes`] jobs, or when its oldest job has waited `max_wait`
 //! (a bounded wait: a lone request is never stranded). Groups run on a
 //! rayon pool of the submitter's own, so callers blocked in
 //! [`Ticket::wait`] (even on rayon's global pool) cannot starve them.
 //!
 //! Every job is answered exactly once: with its result, with the error of
-//! [`Engine::pow_batch`]'s checks, or with [`EngineError::Stopped`] if its
+//! the engine's checks, or with [`EngineError::Stopped`] if its
 //! group panicked. Closing or dropping the submitter dispatches what is
 //! still waiting and returns once every group has finished. A caller may
 //! drop its [`Ticket`]; the answer is then discarded.
 
-use super::{Engine, EngineError, Num, PowJob, Prepared, Secrecy, check};
+use super::{Engine, EngineError, Input, Num, PowJob, Prepared, PublicExpJob, Route};
+use crate::secret::SecretNat;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use zeroize::Zeroize;
 
 /// One exponentiation for a [`Submitter`]: `base^exp mod modulus`, owned so
 /// that it can wait in a queue. Pre (checked, answered with an error
-/// otherwise): `base < modulus`, `exp < 2^exp_bits`. The base and exponent
-/// are wiped when the job is dropped.
+/// otherwise): `base < modulus`, a secret `exp < 2^exp_bits`. Base and
+/// exponents are wiped when the job is dropped (their types wipe
+/// themselves).
 pub struct StreamJob {
-    /// The base, `< modulus`.
-    pub base: Num,
-    /// The exponent, `< 2^exp_bits`.
-    pub exp: Num,
-    /// A public bound on the exponent's length (see [`PowJob::exp_bits`]).
-    pub exp_bits: usize,
-    /// The prepared modulus, shared with other jobs.
-    pub modulus: Arc<Prepared>,
-    /// Whether the exponent is a secret.
-    pub secrecy: Secrecy,
+    base: SecretNat,
+    exp: Exponent,
+    modulus: Arc<Prepared>,
+}
+
+/// A job's exponent: its type says whether it is secret.
+enum Exponent {
+    /// Fixed windows over the public bound `bits` ([`Engine::pow`]).
+    Secret { exp: SecretNat, bits: usize },
+    /// Windows chosen by the exponent ([`Engine::pow_public_exp`]).
+    Public(Num),
 }
 
 impl StreamJob {
-    fn as_pow_job(&self) -> PowJob<'_> {
-        PowJob {
-            base: &self.base,
-            exp: &self.exp,
-            exp_bits: self.exp_bits,
-            modulus: &self.modulus,
+    /// A job with a secret exponent below `2^exp_bits`.
+    pub fn secret(base: SecretNat, exp: SecretNat, exp_bits: usize, modulus: Arc<Prepared>) -> StreamJob {
+        StreamJob {
+            base,
+            exp: Exponent::Secret { exp, bits: exp_bits },
+            modulus,
         }
     }
-}
 
-impl Drop for StreamJob {
-    /// The base and exponent may be secrets (CRT halves, private exponents).
-    fn drop(&mut self) {
-        self.base.zeroize();
-        self.exp.zeroize();
+    /// A job with a public exponent (RSA's `e`).
+    pub fn public_exp(base: SecretNat, exp: Num, modulus: Arc<Prepared>) -> StreamJob {
+        StreamJob {
+            base,
+            exp: Exponent::Public(exp),
+            modulus,
+        }
+    }
+
+    fn is_secret(&self) -> bool {
+        matches!(self.exp, Exponent::Secret { .. })
+    }
+
+    /// The engine's checks of this job.
+    fn check(&self) -> Result<(), EngineError> {
+        match &self.exp {
+            Exponent::Secret { exp, bits } => Input::secret(&PowJob {
+                base: &self.base,
+                exp,
+                exp_bits: *bits,
+                modulus: &self.modulus,
+            }),
+            Exponent::Public(exp) => Input::public(&PublicExpJob {
+                base: &self.base,
+                exp,
+                modulus: &self.modulus,
+            }),
+        }
+        .map(|_| ())
     }
 }
 
@@ -67,8 +92,7 @@ impl core::fmt::Debug for StreamJob {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("StreamJob")
             .field("modulus_bits", &self.modulus.bits())
-            .field("exp_bits", &self.exp_bits)
-            .field("secrecy", &self.secrecy)
+            .field("secret_exponent", &self.is_secret())
             .finish_non_exhaustive()
     }
 }
@@ -77,14 +101,14 @@ impl core::fmt::Debug for StreamJob {
 /// [`Ticket::wait`] (or dropped).
 #[derive(Debug)]
 pub struct Ticket {
-    answer: Receiver<Result<Num, EngineError>>,
+    answer: Receiver<Result<SecretNat, EngineError>>,
 }
 
 impl Ticket {
     /// Block until the job's answer arrives: `base^exp mod n`, the error of
     /// a job that failed its checks, or [`EngineError::Stopped`] if its lane
     /// group panicked.
-    pub fn wait(self) -> Result<Num, EngineError> {
+    pub fn wait(self) -> Result<SecretNat, EngineError> {
         self.answer.recv().unwrap_or(Err(EngineError::Stopped))
     }
 }
@@ -92,7 +116,7 @@ impl Ticket {
 /// A job waiting in the dispatcher, with where its answer goes.
 struct Pending {
     job: StreamJob,
-    reply: Sender<Result<Num, EngineError>>,
+    reply: Sender<Result<SecretNat, EngineError>>,
     since: Instant,
 }
 
@@ -136,11 +160,11 @@ impl Submitter {
     }
 
     /// Queue one job; its answer comes through the returned [`Ticket`].
-    /// A job that fails [`Engine::pow_batch`]'s checks (base not below the
+    /// A job that fails the engine's checks (base not below the
     /// modulus, exponent longer than `exp_bits`) is answered at once.
     pub fn submit(&self, job: StreamJob) -> Ticket {
         let (reply, answer) = mpsc::channel();
-        if let Err(e) = check(&job.as_pow_job()) {
+        if let Err(e) = job.check() {
             // The ticket is alive here, so the send cannot fail.
             let _ = reply.send(Err(e));
             return Ticket { answer };
@@ -185,10 +209,10 @@ impl Drop for Submitter {
     }
 }
 
-/// The jobs of one (size class, secrecy) waiting for a group.
+/// The jobs of one (route, secret exponents or not) waiting for a group.
 struct Queue {
-    class: usize,
-    secrecy: Secrecy,
+    route: Route,
+    secret: bool,
     jobs: Vec<Pending>,
 }
 
@@ -237,7 +261,7 @@ impl Dispatcher {
             let mut jobs = q.jobs;
             while !jobs.is_empty() {
                 let rest = jobs.split_off(jobs.len().min(self.engine.lanes()));
-                self.launch(q.secrecy, jobs);
+                self.launch(jobs);
                 jobs = rest;
             }
         }
@@ -246,17 +270,20 @@ impl Dispatcher {
 
     /// Queue a job; start its group when it is full.
     fn add(&mut self, p: Pending) {
-        let (class, secrecy) = (self.engine.class_of(&p.job.modulus), p.job.secrecy);
-        let at = match self
-            .queues
-            .iter()
-            .position(|q| q.class == class && q.secrecy == secrecy)
-        {
+        let route = match self.engine.class_of(&p.job.modulus) {
+            Ok(route) => route,
+            Err(e) => {
+                let _ = p.reply.send(Err(e));
+                return;
+            }
+        };
+        let secret = p.job.is_secret();
+        let at = match self.queues.iter().position(|q| q.route == route && q.secret == secret) {
             Some(at) => at,
             None => {
                 self.queues.push(Queue {
-                    class,
-                    secrecy,
+                    route,
+                    secret,
                     jobs: Vec::with_capacity(self.engine.lanes()),
                 });
                 self.queues.len() - 1
@@ -265,7 +292,7 @@ impl Dispatcher {
         self.queues[at].jobs.push(p);
         if self.queues[at].jobs.len() >= self.engine.lanes() {
             let q = self.queues.swap_remove(at);
-            self.launch(q.secrecy, q.jobs);
+            self.launch(q.jobs);
         }
     }
 
@@ -278,20 +305,46 @@ impl Dispatcher {
             .partition(|q| q.jobs.first().is_some_and(|p| now >= p.since + self.max_wait));
         self.queues = waiting;
         for q in expired {
-            self.launch(q.secrecy, q.jobs);
+            self.launch(q.jobs);
         }
     }
 
-    /// Run one lane group (one class, one secrecy, at most `lanes` checked
-    /// jobs) on the pool and send each answer to its ticket.
-    fn launch(&self, secrecy: Secrecy, group: Vec<Pending>) {
+    /// Run one lane group (one route, all exponents secret or all public,
+    /// at most `lanes` checked jobs) on the pool and send each answer to
+    /// its ticket.
+    fn launch(&self, group: Vec<Pending>) {
         let engine = self.engine.clone();
         let token = Running::start(&self.running);
         self.pool.spawn(move || {
             let _token = token;
             let answers = catch_unwind(AssertUnwindSafe(|| {
-                let jobs: Vec<PowJob<'_>> = group.iter().map(|p| p.job.as_pow_job()).collect();
-                engine.pow_batch(&jobs, secrecy)
+                let secret: Vec<PowJob<'_>> = group
+                    .iter()
+                    .filter_map(|p| match &p.job.exp {
+                        Exponent::Secret { exp, bits } => Some(PowJob {
+                            base: &p.job.base,
+                            exp,
+                            exp_bits: *bits,
+                            modulus: &p.job.modulus,
+                        }),
+                        Exponent::Public(_) => None,
+                    })
+                    .collect();
+                let public: Vec<PublicExpJob<'_>> = group
+                    .iter()
+                    .filter_map(|p| match &p.job.exp {
+                        Exponent::Public(exp) => Some(PublicExpJob {
+                            base: &p.job.base,
+                            exp,
+                            modulus: &p.job.modulus,
+                        }),
+                        Exponent::Secret { .. } => None,
+                    })
+                    .collect();
+                // A group is all secret or all public (one queue each).
+                let mut answers = engine.pow(&secret);
+                answers.extend(engine.pow_public_exp(&public));
+                answers
             }));
             // After a panic the group's reply senders are dropped with it:
             // its tickets answer `Stopped`.

@@ -21,8 +21,9 @@ use subtle::Choice;
 
 /// `base^exp` in Montgomery form, in constant time for `exp_bits` bits.
 ///
-/// Pre: `base` belongs to `mm`'s modulus; `exp < 2^exp_bits` (a public
-/// bound: pass the same for every secret exponent of a key). Post: the result
+/// Pre: `base` belongs to `mm`'s modulus. `exp_bits` is a public bound: the
+/// work is the same for every exponent below `2^exp_bits`; a longer
+/// (public, teaching) exponent extends the steps to its own length. Post: the result
 /// is `< n`; `exp = 0` gives 1. One trace row per exponent bit.
 pub fn pow<W: Word, M: Meter>(
     mm: &mut Multiplier<'_, W, M>,

@@ -1,10 +1,12 @@
 //! Fixed-window (2^k-ary) exponentiation with constant-time table selection
-//! — redc's default schedule for secret exponents.
+//! — redc's default schedule for secret exponents — on the teaching
+//! [`Multiplier`]: the kernel layer's driver ([`crate::kernel::window`])
+//! with a trace row per window.
 //!
 //! ```text
 //! table[v] = X^v for v = 0 .. 2^k - 1
-//! x = 1
-//! for each k-bit window d of e, from the top:
+//! x = table[top window]
+//! for each lower k-bit window d of e:
 //!     x = x^(2^k)                 (k squarings)
 //!     x = x·table[d]              (always, also for d = 0)
 //! ```
@@ -16,68 +18,58 @@
 //! `d` (the defence against cache-timing attacks on the table).
 
 use super::trace::{Trace, note};
+use crate::kernel::{Observer, Step, window};
 use crate::mont::{Meter, MontElem, Multiplier};
-use crate::nat::Nat;
+use crate::nat::{Nat, limbs};
 use crate::word::Word;
-use subtle::ConstantTimeEq;
-
-/// The `k`-bit window of `exp` whose lowest bit is `lo`.
-pub(crate) fn window_value<W: Word>(exp: &Nat<W>, lo: usize, k: u32) -> u64 {
-    (0..k as usize).fold(0u64, |acc, b| acc | (u64::from(exp.bit(lo + b)) << b))
-}
-
-/// `table[v] = base^v`, `v < 2^k`.
-pub(crate) fn power_table<W: Word, M: Meter>(
-    mm: &mut Multiplier<'_, W, M>,
-    base: &MontElem<W>,
-    k: u32,
-) -> Vec<MontElem<W>> {
-    let mut table = vec![mm.modulus().one(), base.clone()];
-    for v in 2..1usize << k {
-        let next = mm.mul(&table[v - 1], base);
-        table.push(next);
-    }
-    table.truncate(1 << k);
-    table
-}
-
-/// `table[d]`, read in constant time: every entry is touched.
-fn select<W: Word>(table: &[MontElem<W>], d: u64) -> MontElem<W> {
-    let mut out = table[0].clone();
-    for (v, entry) in table.iter().enumerate() {
-        out.conditional_assign(entry, (v as u64).ct_eq(&d));
-    }
-    out
-}
 
 /// `base^exp` in Montgomery form with `k`-bit windows (`1 <= k <= 8`).
 ///
-/// Pre: `base` belongs to `mm`'s modulus; `exp < 2^exp_bits` (a public
-/// bound). Post: the result is `< n`; `exp = 0` gives 1. One trace row per
-/// window, labelled with the window's lowest bit.
+/// Pre: `base` belongs to `mm`'s modulus. `exp_bits` is a public bound:
+/// the work is the same for every exponent below `2^exp_bits`; a longer
+/// (public, teaching) exponent extends the windows to its own length.
+/// Post: the result is `< n`; `exp = 0` gives 1. One trace row per window,
+/// labelled with the window's lowest bit. Secrets go to
+/// [`crate::Domain::pow`] and [`crate::Engine::pow`], whose bounds are strict.
 pub fn pow<W: Word, M: Meter>(
     mm: &mut Multiplier<'_, W, M>,
     base: &MontElem<W>,
     exp: &Nat<W>,
     exp_bits: usize,
     k: u32,
-    mut trace: Option<&mut Trace<W>>,
+    trace: Option<&mut Trace<W>>,
 ) -> MontElem<W> {
     let k = k.clamp(1, 8);
-    let table = power_table(mm, base, k);
-    let mut x = mm.modulus().one();
-    let mut tmp = x.clone();
-    note(&mut trace, mm, None, 0, "init", &[("x", &x)]);
-    let windows = exp_bits.max(exp.bits()).div_ceil(k as usize);
-    for win in (0..windows).rev() {
-        let lo = win * k as usize;
-        for _ in 0..k {
-            mm.square_assign(&mut x, &mut tmp);
-        }
-        let d = window_value(exp, lo, k);
-        let entry = select(&table, d);
-        mm.mul_assign(&mut x, &entry, &mut tmp);
-        note(&mut trace, mm, Some(lo), d, "square^k, multiply", &[("x", &x)]);
+    let exp_bits = exp_bits.max(exp.bits());
+    let digit = |w: usize| limbs::window(exp.digits(), w * k as usize, k as usize);
+    let mut rows = Rows {
+        trace,
+        exp,
+        window_op: "square^k, multiply",
+    };
+    window::pow(mm, base, k, exp_bits.div_ceil(k as usize), digit, &mut rows)
+}
+
+/// A trace row per step of a kernel driver, labelled as the teaching
+/// schedules label them (shared with [`super::sliding`]).
+pub(super) struct Rows<'t, 'e, W: Word> {
+    pub(super) trace: Option<&'t mut Trace<W>>,
+    pub(super) exp: &'e Nat<W>,
+    /// The label of a [`Step::Window`] row.
+    pub(super) window_op: &'static str,
+}
+
+impl<W: Word, M: Meter> Observer<Multiplier<'_, W, M>> for Rows<'_, '_, W> {
+    fn step(&mut self, mm: &Multiplier<'_, W, M>, step: Step, x: &MontElem<W>) {
+        let (bit, digit, op) = match step {
+            Step::Init => (None, 0, "init"),
+            Step::Square { bit } => (Some(bit), 0, "square"),
+            Step::Window { lo, len } => (
+                Some(lo),
+                limbs::window(self.exp.digits(), lo, len as usize),
+                self.window_op,
+            ),
+        };
+        note(&mut self.trace, mm, bit, digit, op, &[("x", x)]);
     }
-    x
 }

@@ -18,8 +18,8 @@
 //! every row, so here it is added. Carries run through the whole top region,
 //! a fixed number of digits, so the schedule is constant-time.
 
-use super::meter::{Meter, add_fixed, add2, ld, mac, st};
 use super::rows::{mac_row, reduce_shift_row};
+use crate::kernel::meter::{Meter, add_fixed, add2, ld, mac, st};
 use crate::word::Word;
 
 /// Digits above `t[s-1]` that hold the carries.

@@ -12,8 +12,8 @@
 //! Scratch: `t` of `s + 2` digits. Constant-time: every loop bound and index
 //! depends on `s` alone. This is redc's default product.
 
-use super::meter::{Meter, add2, ld, st};
 use super::rows::{mac_row, reduce_shift_row};
+use crate::kernel::meter::{Meter, add2, ld, st};
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.

@@ -16,7 +16,7 @@
 //! steps depends on the data. Use it to study the schedule; use CIOS, SOS,
 //! FIPS, CIHS or radix for secrets.
 
-use super::meter::{Meter, add_ripple_vartime, add2, ld, mac, quotient, st};
+use crate::kernel::meter::{Meter, add_ripple_vartime, add2, ld, mac, quotient, st};
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.

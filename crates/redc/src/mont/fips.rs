@@ -22,7 +22,7 @@
 //! 512 bits up to 16384 bits. `ADD(t[1], C)` carries through the whole accumulator, a fixed
 //! number of digits, so the schedule is constant-time.
 
-use super::meter::{Meter, add_fixed, ld, mac, quotient, st};
+use crate::kernel::meter::{Meter, add_fixed, ld, mac, quotient, st};
 use crate::word::Word;
 
 /// Accumulator digits for `s`-digit operands: two for the double-digit

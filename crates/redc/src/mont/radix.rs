@@ -26,8 +26,8 @@
 //! uses `r = 17` with its own carry registers (Alg. 3); that golden model
 //! belongs to the hardware models, not to this word-level reference.
 
-use super::meter::{Meter, add2, ld, quotient, st};
 use super::rows::mac_row;
+use crate::kernel::meter::{Meter, add2, ld, quotient, st};
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.

@@ -1,7 +1,7 @@
 //! Row operations shared by the operand-scanning schedules (SOS, CIOS, CIHS,
 //! radix): the inner loops of Koç's pseudo-code, metered like the rest.
 
-use super::meter::{Meter, add2, ld, mac, quotient, st};
+use crate::kernel::meter::{Meter, add2, ld, mac, quotient, st};
 use crate::word::Word;
 
 /// `t[0..x.len()] += x·d`: for `j` in order, `(C, S) := t[j] + x[j]·d + C`,

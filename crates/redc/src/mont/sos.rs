@@ -18,8 +18,8 @@
 //! literal reading fails). The reduction is `rows::reduce_rows`, which keeps
 //! Koç's `ADD(t[i+s], C)` carry in a one-bit register (constant-time).
 
-use super::meter::{Meter, ld, st};
 use super::rows::{mac_row, reduce_rows};
+use crate::kernel::meter::{Meter, ld, st};
 use crate::word::Word;
 
 /// Scratch digits for `s`-digit operands.
@@ -52,7 +52,7 @@ pub(crate) fn mont_mul<W: Word, M: Meter>(m: &M, u: &mut [W], a: &[W], b: &[W], 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mont::meter::NoMeter;
+    use crate::kernel::meter::NoMeter;
 
     /// 000 Fig. 3 b read literally (`m·n[i]` in the inner loop) does not
     /// compute a Montgomery product: with n = 0xfb1d (w = 8, s = 2) and

@@ -25,6 +25,27 @@ pub(crate) fn bit<W: Word>(d: &[W], i: usize) -> bool {
     d.get(i / w).is_some_and(|x| x.bit((i % w) as u32))
 }
 
+/// The `width <= 64` bits of the little-endian digits `x` from bit `lo`
+/// (bits beyond the digits are zero): a window of an exponent.
+///
+/// The digits read depend on `lo`, `width` and the digit count only, never
+/// on their values, so `x` may be a secret exponent of public length.
+#[inline]
+pub(crate) fn window<W: Word>(x: &[W], lo: usize, width: usize) -> u64 {
+    debug_assert!(width <= 64, "window of {width} bits");
+    let w = W::BITS as usize;
+    let (mut i, mut shift) = (lo / w, (lo % w) as u32);
+    let (mut out, mut got) = (0u64, 0usize);
+    while got < width {
+        let d = x.get(i).map_or(0, |d| d.to_u64()) >> shift;
+        out |= d.checked_shl(got as u32).unwrap_or(0);
+        got += w - shift as usize;
+        shift = 0;
+        i += 1;
+    }
+    if width >= 64 { out } else { out & ((1 << width) - 1) }
+}
+
 /// Numeric comparison; either side may have high zero digits.
 pub(crate) fn cmp<W: Word>(a: &[W], b: &[W]) -> Ordering {
     let len = a.len().max(b.len());

@@ -8,7 +8,7 @@
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 use redc::engine::device::{Device, DeviceBatch, DeviceError};
-use redc::{Backend, Engine, Nat, Word};
+use redc::{Engine, Nat, Word};
 use std::sync::Arc;
 use zeroize::Zeroizing;
 
@@ -17,10 +17,10 @@ use zeroize::Zeroizing;
 #[allow(clippy::print_stderr)]
 pub(crate) fn engines() -> Vec<Engine> {
     let mut out = Vec::new();
-    for b in Backend::ALL {
-        match Engine::with_backend(b) {
+    for name in redc::engine::backend_names() {
+        match Engine::named(name) {
             Ok(e) => out.push(e),
-            Err(err) => eprintln!("SKIPPED backend {}: {err}", b.name()),
+            Err(err) => eprintln!("SKIPPED backend {name}: {err}"),
         }
     }
     // The detected engine also sends small classes to the scalar kernels.
@@ -36,39 +36,59 @@ pub(crate) fn engines() -> Vec<Engine> {
 #[derive(Debug)]
 pub(crate) struct OracleDevice;
 
+/// The size classes of the GPU kernels (512 to 4096 bits).
+pub(crate) const CLASSES: [usize; 6] = [16, 32, 48, 64, 96, 128];
+
 impl Device for OracleDevice {
+    fn name(&self) -> &'static str {
+        "cuda"
+    }
+
     fn describe(&self) -> String {
         "num-bigint oracle".to_owned()
     }
 
-    fn pow(&self, b: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
-        let (d, e) = (b.digits, b.exp_words);
-        assert!(redc::engine::device::DIGIT_CLASSES.contains(&d) && b.count > 0);
-        assert_eq!(b.modulus.len(), b.count * d);
-        assert_eq!(
-            (b.n0inv.len(), b.r2.len(), b.base.len()),
-            (b.count, b.count * d, b.count * d)
-        );
-        assert_eq!(b.exp.len(), b.count * e);
-        assert!(b.exp_bits <= 32 * e);
-        let big = |w: &[u32]| BigUint::from_slice(w);
-        let r = pow2(32 * d);
-        let mut out = Vec::with_capacity(b.count * d);
-        for j in 0..b.count {
-            let n = big(&b.modulus[j * d..(j + 1) * d]);
-            let (x, k) = (big(&b.base[j * d..(j + 1) * d]), big(&b.exp[j * e..(j + 1) * e]));
-            assert!(n.bit(0) && n >= BigUint::from(3u8) && n < r, "modulus");
-            assert_eq!(big(&b.r2[j * d..(j + 1) * d]), (&r * &r) % &n, "r2");
-            let low = u64::from(b.modulus[j * d]);
-            assert_eq!((low * u64::from(b.n0inv[j])) as u32, u32::MAX, "n0inv");
-            assert!(x < n, "base");
-            assert!(k.bits() as usize <= b.exp_bits, "exponent bound");
-            let mut digits = x.modpow(&k, &n).to_u32_digits();
-            digits.resize(d, 0);
-            out.extend(digits);
-        }
-        Ok(Zeroizing::new(out))
+    fn classes(&self) -> &[usize] {
+        &CLASSES
     }
+
+    fn pow(&self, b: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        oracle_pow(b)
+    }
+
+    fn pow_vartime(&self, b: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+        oracle_pow(b)
+    }
+}
+
+/// The oracle's answer to a batch, after checking its preconditions.
+fn oracle_pow(b: &DeviceBatch<'_>) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
+    let (d, e) = (b.digits, b.exp_words);
+    assert!(CLASSES.contains(&d) && b.count > 0);
+    assert_eq!(b.modulus.len(), b.count * d);
+    assert_eq!(
+        (b.n0inv.len(), b.r2.len(), b.base.len()),
+        (b.count, b.count * d, b.count * d)
+    );
+    assert_eq!(b.exp.len(), b.count * e);
+    assert!(b.exp_bits <= 32 * e);
+    let big = |w: &[u32]| BigUint::from_slice(w);
+    let r = pow2(32 * d);
+    let mut out = Vec::with_capacity(b.count * d);
+    for j in 0..b.count {
+        let n = big(&b.modulus[j * d..(j + 1) * d]);
+        let (x, k) = (big(&b.base[j * d..(j + 1) * d]), big(&b.exp[j * e..(j + 1) * e]));
+        assert!(n.bit(0) && n >= BigUint::from(3u8) && n < r, "modulus");
+        assert_eq!(big(&b.r2[j * d..(j + 1) * d]), (&r * &r) % &n, "r2");
+        let low = u64::from(b.modulus[j * d]);
+        assert_eq!((low * u64::from(b.n0inv[j])) as u32, u32::MAX, "n0inv");
+        assert!(x < n, "base");
+        assert!(k.bits() as usize <= b.exp_bits, "exponent bound");
+        let mut digits = x.modpow(&k, &n).to_u32_digits();
+        digits.resize(d, 0);
+        out.extend(digits);
+    }
+    Ok(Zeroizing::new(out))
 }
 
 /// `x` as a `Nat<W>`, built from its little-endian digits.

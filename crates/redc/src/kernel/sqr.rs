@@ -8,15 +8,18 @@
 //! for a general product; with the `s^2` of the reduction a squaring takes
 //! `1.5·s^2 + s/2` multiplications instead of `2s^2 + s`. The triangle runs
 //! two rows per loop (two independent carry chains); the reduction is the
-//! multi-row pass of [`super::mul`].
+//! multi-row pass of [`super::fios`].
 //!
 //! Measured on the project's Zen 5 (best of 200 runs, ns at 1024/2048/4096
 //! bits, compile-time sizes): 253 / 868 / 3065 against 265 / 1029 / 3745
 //! for the product and 256 / 1194 / 4697 for the same squaring with one
 //! row per loop in both halves.
 
-use super::arith::{Size, add3, mac, sub_if_not_less};
-use super::mul::reduce;
+use super::fios::reduce;
+use super::size::Size;
+use super::subtract::sub_if_not_less;
+use crate::kernel::meter::NoMeter;
+use crate::word::Word;
 
 /// `x := x^2·R^-1 mod n`, `R = 2^(64s)`.
 ///
@@ -24,14 +27,14 @@ use super::mul::reduce;
 /// used); `x < n`; `n` odd, `n0 = -n^-1 mod 2^64`; `t.len() >= 2s`.
 /// Post: `x < n`, equal to `MonPro(x, x)` (000 Fig. 2). Constant time.
 #[inline(always)]
-pub(super) fn mont_sqr<S: Size>(sz: S, x: &mut [u64], n: &[u64], n0: u64, t: &mut [u64]) {
+pub(crate) fn mont_sqr<S: Size>(sz: S, x: &mut [u64], n: &[u64], n0: u64, t: &mut [u64]) {
     let s = sz.len();
     let (x, n, t) = (&mut x[..s], &n[..s], &mut t[..2 * s]);
     t.fill(0);
     off_diagonal(t, x);
     double_add_diagonal(t, x);
     let hi = reduce(t, n, n0);
-    sub_if_not_less(x, &t[s..], hi, n);
+    sub_if_not_less(&NoMeter, x, &t[s..], hi, n);
 }
 
 /// `t := sum_{i<j} a_i·a_j·2^(64(i+j))`, rows `i` and `i + 1` in one loop.
@@ -48,18 +51,18 @@ fn off_diagonal(t: &mut [u64], a: &[u64]) {
         let mut c = [0u64; 2];
         // Digits 2i+1, 2i+2: row i only.
         for p in 2 * i + 1..(2 * i + 3).min(i + s) {
-            (t[p], c[0]) = mac(t[p], r[0], a[p - i], c[0]);
+            (t[p], c[0]) = u64::mac(t[p], r[0], a[p - i], c[0]);
         }
         for p in 2 * i + 3..i + s {
             let mut x = t[p];
             for q in 0..2 {
-                (x, c[q]) = mac(x, r[q], a[p - i - q], c[q]);
+                (x, c[q]) = u64::mac(x, r[q], a[p - i - q], c[q]);
             }
             t[p] = x;
         }
         // Digit i+s: row i's carry, row i+1's last product; then its carry.
         if i + 2 < s {
-            (t[i + s], c[1]) = mac(c[0], r[1], a[s - 1], c[1]);
+            (t[i + s], c[1]) = u64::mac(c[0], r[1], a[s - 1], c[1]);
             t[i + s + 1] = c[1];
         } else {
             t[i + s] = c[0];
@@ -82,4 +85,11 @@ fn double_add_diagonal(t: &mut [u64], a: &[u64]) {
         (t[2 * i + 1], carry) = add3(d1, (sq >> 64) as u64, carry);
     }
     debug_assert_eq!((shifted_out, carry), (0, 0), "a^2 fits in 2s digits");
+}
+
+/// `a + b + c` for digits `a`, `b`, `c`: low digit and carry (`<= 2`).
+#[inline(always)]
+fn add3(a: u64, b: u64, c: u64) -> (u64, u64) {
+    let w = u128::from(a) + u128::from(b) + u128::from(c);
+    (w as u64, (w >> 64) as u64)
 }

@@ -1,5 +1,6 @@
-//! The Montgomery product `x·b·R^-1 mod n` (000_be478b6750af4540.txt Fig. 2)
-//! by finely integrated operand scanning with several rows per pass.
+//! The 64-bit Montgomery product `x·b·R^-1 mod n` (000_be478b6750af4540.txt
+//! Fig. 2) by finely integrated operand scanning with several rows per pass:
+//! the product of the scalar kernels, of the RSA glue and of the constants.
 //!
 //! Row `i` of the product adds `b[i]·a` and `m_i·n` to the accumulator `t`
 //! at digit `i`, where `m_i = t[i]·n0' mod 2^64` clears digit `i` (000 §2.1
@@ -32,7 +33,10 @@
 //! compile-time sizes it takes 265 / 1029 / 3745 ns (CIOS: 263 / 1517 /
 //! 6326).
 
-use super::arith::{Size, mac, sub_if_not_less};
+use super::size::Size;
+use super::subtract::sub_if_not_less;
+use crate::kernel::meter::NoMeter;
+use crate::word::Word;
 
 /// Rows per pass of the product: 2 rows = 4 carry chains (3 rows and more
 /// measured slower: register pressure).
@@ -70,16 +74,16 @@ fn pass<const K: usize, const MUL: bool>(
         let mut x = t[j];
         for q in 0..j {
             if MUL {
-                (x, ca[q]) = mac(x, a[j - q], b[q], ca[q]);
+                (x, ca[q]) = u64::mac(x, a[j - q], b[q], ca[q]);
             }
-            (x, cn[q]) = mac(x, m[q], n[j - q], cn[q]);
+            (x, cn[q]) = u64::mac(x, m[q], n[j - q], cn[q]);
         }
         if MUL {
-            (x, ca[j]) = mac(x, a[0], b[j], 0);
+            (x, ca[j]) = u64::mac(x, a[0], b[j], 0);
         }
         m[j] = x.wrapping_mul(n0);
         // x + m·n[0] ≡ 0 (mod 2^64): only the carry remains.
-        (_, cn[j]) = mac(x, m[j], n[0], 0);
+        (_, cn[j]) = u64::mac(x, m[j], n[0], 0);
         t[j] = 0;
     }
     // Digits K .. s: every row is inside the operands.
@@ -87,9 +91,9 @@ fn pass<const K: usize, const MUL: bool>(
         let mut x = t[j];
         for q in 0..K {
             if MUL {
-                (x, ca[q]) = mac(x, a[j - q], b[q], ca[q]);
+                (x, ca[q]) = u64::mac(x, a[j - q], b[q], ca[q]);
             }
-            (x, cn[q]) = mac(x, m[q], n[j - q], cn[q]);
+            (x, cn[q]) = u64::mac(x, m[q], n[j - q], cn[q]);
         }
         t[j] = x;
     }
@@ -102,9 +106,9 @@ fn pass<const K: usize, const MUL: bool>(
         k = (w >> 64) as u64;
         for q in r + 1..K {
             if MUL {
-                (x, ca[q]) = mac(x, a[j - q], b[q], ca[q]);
+                (x, ca[q]) = u64::mac(x, a[j - q], b[q], ca[q]);
             }
-            (x, cn[q]) = mac(x, m[q], n[j - q], cn[q]);
+            (x, cn[q]) = u64::mac(x, m[q], n[j - q], cn[q]);
         }
         t[j] = x;
     }
@@ -138,17 +142,18 @@ fn rows<const K: usize, const MUL: bool>(t: &mut [u64], a: &[u64], b: &[u64], n:
 /// `x := x·b·R^-1 mod n` with `R = 2^(64s)` (000 Fig. 2, `MonPro`).
 ///
 /// Pre: `x`, `b`, `n` have at least `s = sz.len()` digits (only the first
-/// `s` are used); `x, b < n`; `n` odd, `n0 = -n^-1 mod 2^64`;
+/// `s` are used); `x·b < n·R` (for instance `x, b < n`, or `x < R` and
+/// `b < n`: then `(x·b + m·n) / R < 2n`); `n` odd, `n0 = -n^-1 mod 2^64`;
 /// `t.len() >= 2s` (scratch). Post: `x < n` (fully reduced).
 /// Constant time: the instruction sequence depends on `s` only.
 #[inline(always)]
-pub(super) fn mont_mul<S: Size>(sz: S, x: &mut [u64], b: &[u64], n: &[u64], n0: u64, t: &mut [u64]) {
+pub(crate) fn mont_mul<S: Size>(sz: S, x: &mut [u64], b: &[u64], n: &[u64], n0: u64, t: &mut [u64]) {
     let s = sz.len();
     let (x, b, n, t) = (&mut x[..s], &b[..s], &n[..s], &mut t[..2 * s]);
     t.fill(0);
     // (x·b + m·n) / R < (n^2 + R·n) / R < 2n: one conditional subtraction.
     let hi = rows::<MUL_ROWS, true>(t, x, b, n, n0);
-    sub_if_not_less(x, &t[s..], hi, n);
+    sub_if_not_less(&NoMeter, x, &t[s..], hi, n);
 }
 
 /// Montgomery reduction of the `2s` digits `t` (000 Fig. 3 b): afterwards
@@ -157,6 +162,6 @@ pub(super) fn mont_mul<S: Size>(sz: S, x: &mut [u64], b: &[u64], n: &[u64], n0: 
 /// Pre: `t.len() == 2s`, `t_in < n·R`; `n` odd, `n0 = -n^-1 mod 2^64`.
 /// Post: the result is `< 2n` and `≡ t_in·R^-1 (mod n)`.
 #[inline(always)]
-pub(super) fn reduce(t: &mut [u64], n: &[u64], n0: u64) -> u64 {
+pub(crate) fn reduce(t: &mut [u64], n: &[u64], n0: u64) -> u64 {
     rows::<REDUCE_ROWS, false>(t, &[], &[], n, n0)
 }

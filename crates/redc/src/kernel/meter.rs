@@ -91,14 +91,14 @@ impl Meter for OpCounts {
 
 /// Load `x[i]`.
 #[inline(always)]
-pub(crate) fn ld<W: Word, M: Meter>(m: &M, x: &[W], i: usize) -> W {
+pub(crate) fn ld<T: Copy, M: Meter>(m: &M, x: &[T], i: usize) -> T {
     m.read(1);
     x[i]
 }
 
 /// Store `x[i] := v`.
 #[inline(always)]
-pub(crate) fn st<W: Word, M: Meter>(m: &M, x: &mut [W], i: usize, v: W) {
+pub(crate) fn st<T: Copy, M: Meter>(m: &M, x: &mut [T], i: usize, v: T) {
     m.write(1);
     x[i] = v;
 }

@@ -1,0 +1,185 @@
+//! The RFC 8017 primitives: the conversions I2OSP and OS2IP (§4), the
+//! public operation RSAEP/RSAVP1 (§5.1.1, §5.2.2) and the private
+//! operation RSADP/RSASP1 (§5.1.2, §5.2.1), each for one input on the
+//! [`default_engine`] or for a batch on any [`Engine`].
+//!
+//! The private operation blinds its input with a fresh random `r^e`, runs
+//! the CRT halves as constant-time engine jobs, recombines them by Garner
+//! (module `crt`), checks the result with the public exponent before it
+//! is released (the Bellcore fault attack) and returns a [`SecretNat`]: see
+//! `primitive/private.rs` for the steps.
+
+pub(crate) mod private;
+
+use crate::Num;
+use crate::crt::CrtMode;
+use crate::error::{Error, Result};
+use crate::key::{RsaPrivateKey, RsaPublicKey};
+use rand_core::CryptoRngCore;
+use redc::engine::default_engine;
+use redc::{Engine, EngineError, JobBase, Prepared, PublicExpJob, SecretNat};
+use zeroize::Zeroizing;
+
+/// I2OSP (RFC 8017 §4.1): `x` as exactly `len` big-endian bytes, or
+/// [`Error::OutOfRange`] ("integer too large") when `x >= 256^len`.
+///
+/// Writes every limb of the fixed width `ceil(len/8)` and checks the excess
+/// bytes with an OR ([`SecretNat::to_be_bytes`]), so the work does not
+/// depend on how many leading zero bytes `x` has (the timing signal of the
+/// Marvin attack); the buffers it uses are wiped.
+pub fn i2osp(x: &Num, len: usize) -> Result<Zeroizing<Vec<u8>>> {
+    let x = SecretNat::from_nat(x, len.div_ceil(8)).ok_or(Error::OutOfRange)?;
+    x.to_be_bytes(len).ok_or(Error::OutOfRange)
+}
+
+/// OS2IP (RFC 8017 §4.2): the big-endian bytes as an integer.
+pub fn os2ip(bytes: &[u8]) -> Num {
+    Num::from_be_bytes(bytes)
+}
+
+impl RsaPublicKey {
+    /// RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2): `m^e mod n` for `m < n`,
+    /// as a batch of one on [`default_engine`].
+    pub fn rsaep(&self, m: &Num) -> Result<Num> {
+        single(rsa_public_batch(default_engine(), self, core::slice::from_ref(m)))
+    }
+
+    /// RSAVP1 for signature verification: like [`RsaPublicKey::rsaep`], but
+    /// a signature representative not below `n` is
+    /// [`Error::Verification`] (the signature does not verify), while an
+    /// engine that cannot run stays an error of its own.
+    pub(crate) fn rsavp1(&self, s: &Num) -> Result<Num> {
+        self.rsaep(s).map_err(|e| match e {
+            Error::OutOfRange => Error::Verification,
+            other => other,
+        })
+    }
+}
+
+impl RsaPrivateKey {
+    /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `c^d mod n` for `c < n`,
+    /// blinded with a fresh `r`, by Garner's CRT, and checked with the
+    /// public exponent before it is returned: a batch of one on
+    /// [`default_engine`] (see the steps in `primitive/private.rs`).
+    pub fn rsadp(&self, c: &Num, rng: &mut impl CryptoRngCore) -> Result<SecretNat> {
+        single(private::private_batch(
+            default_engine(),
+            self,
+            core::slice::from_ref(c),
+            CrtMode::Garner,
+            rng,
+        ))
+    }
+}
+
+/// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1) for every input, in order, on
+/// `engine`: CRT with Garner's formula over every prime, blinded with a
+/// fresh `r` per input, checked with the public exponent (see the steps in `primitive/private.rs`).
+/// Each answer is `c^d mod n` in `n`'s digit count, or the error of that input.
+pub fn rsa_private_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    inputs: &[Num],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<SecretNat>> {
+    private::private_batch(engine, key, inputs, CrtMode::Garner, rng)
+}
+
+/// RSAEP / RSAVP1 (RFC 8017 §5.1.1, §5.2.2) for every input, in order: ONE
+/// engine batch of `m^e mod n` (windows depend on `e` only). An input not
+/// below `n` gets [`Error::OutOfRange`].
+pub fn rsa_public_batch(engine: &Engine, key: &RsaPublicKey, inputs: &[Num]) -> Vec<Result<Num>> {
+    on_ok(in_range(key.n(), inputs), |xs| match key.prepared(engine) {
+        // The inputs are read in place: they are already in the open.
+        Ok(n) => pow_e(engine, &n, key.e(), &xs)
+            .into_iter()
+            .map(|r| r.map(SecretNat::into_revealed).map_err(Error::from))
+            .collect(),
+        Err(e) => fail_all(xs.len(), &e),
+    })
+}
+
+/// `x^e mod n` for every `x < n` as one engine batch with a public
+/// exponent: only `e` decides the windows.
+pub(crate) fn pow_e<B: JobBase + ?Sized>(
+    engine: &Engine,
+    n: &Prepared,
+    e: &Num,
+    xs: &[&B],
+) -> Vec<core::result::Result<SecretNat, EngineError>> {
+    let jobs: Vec<PublicExpJob<'_, B>> = xs
+        .iter()
+        .map(|x| PublicExpJob {
+            base: *x,
+            exp: e,
+            modulus: n,
+        })
+        .collect();
+    engine.pow_public_exp(&jobs)
+}
+
+/// The one answer of a batch of one.
+fn single<T>(answers: Vec<Result<T>>) -> Result<T> {
+    answers.into_iter().next().unwrap_or(Err(Error::FaultDetected))
+}
+
+/// Every input below `n`, or [`Error::OutOfRange`].
+pub(crate) fn in_range<'a>(n: &Num, inputs: &'a [Num]) -> Vec<Result<&'a Num>> {
+    inputs
+        .iter()
+        .map(|x| if x < n { Ok(x) } else { Err(Error::OutOfRange) })
+        .collect()
+}
+
+/// Run `step` once on the items still in play (the `Ok`s, in order; not at
+/// all when there are none) and put its answers, one per item, back in
+/// their places; errors stay where they are.
+pub(crate) fn on_ok<T, U>(items: Vec<Result<T>>, step: impl FnOnce(Vec<T>) -> Vec<Result<U>>) -> Vec<Result<U>> {
+    let mut live = Vec::new();
+    let slots: Vec<Option<Error>> = items
+        .into_iter()
+        .map(|item| match item {
+            Ok(x) => {
+                live.push(x);
+                None
+            }
+            Err(e) => Some(e),
+        })
+        .collect();
+    let mut answers = if live.is_empty() { Vec::new() } else { step(live) }.into_iter();
+    slots
+        .into_iter()
+        .map(|slot| match slot {
+            Some(e) => Err(e),
+            None => answers.next().unwrap_or(Err(Error::FaultDetected)),
+        })
+        .collect()
+}
+
+/// The same error for each of `len` items (a step that cannot run at all).
+pub(crate) fn fail_all<U>(len: usize, e: &Error) -> Vec<Result<U>> {
+    (0..len).map(|_| Err(e.clone())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn i2osp_widths() {
+        let x = Num::from_u64(0x0102_0304_0506_0708);
+        assert_eq!(&i2osp(&x, 8).unwrap()[..], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(&i2osp(&x, 10).unwrap()[..], &[0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(i2osp(&x, 7), Err(Error::OutOfRange));
+        assert_eq!(i2osp(&x, 0), Err(Error::OutOfRange));
+        assert_eq!(&i2osp(&Num::zero(), 3).unwrap()[..], &[0, 0, 0]);
+        assert_eq!(&i2osp(&Num::zero(), 0).unwrap()[..], &[] as &[u8]);
+        let big = os2ip(&[0xff; 17]);
+        assert_eq!(&i2osp(&big, 17).unwrap()[..], &[0xff; 17]);
+        assert_eq!(i2osp(&big, 16), Err(Error::OutOfRange));
+        for len in 0..40 {
+            let bytes: Vec<u8> = (0..len as u8).map(|b| b.wrapping_mul(37) | 1).collect();
+            assert_eq!(&i2osp(&os2ip(&bytes), len).unwrap()[..], &bytes[..]);
+        }
+    }
+}

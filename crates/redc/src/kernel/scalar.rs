@@ -1,0 +1,89 @@
+//! The one-lane kernel on 64-bit digits: the FIOS product of
+//! [`super::fios`], the dedicated squaring of [`super::sqr`] and the shared
+//! select, for one modulus's [`Consts`]. The scalar backend of the engine,
+//! the RSA glue and the modulus constants all run on it.
+
+use super::consts::Consts;
+use super::size::Size;
+use super::{Kernel, fios, select, sqr};
+use zeroize::Zeroize;
+
+/// Products modulo one [`Consts`] with `S` digits, and their `2s`-digit
+/// scratch (wiped on drop).
+pub(crate) struct Scalar<'a, S: Size> {
+    sz: S,
+    c: &'a Consts,
+    t: S::Wide,
+}
+
+impl<S: Size> Drop for Scalar<'_, S> {
+    fn drop(&mut self) {
+        self.t.zeroize();
+    }
+}
+
+impl<'a, S: Size> Scalar<'a, S> {
+    /// Pre: `sz.len() == c.len()`.
+    pub(crate) fn new(sz: S, c: &'a Consts) -> Self {
+        debug_assert_eq!(sz.len(), c.len());
+        Scalar { sz, c, t: sz.wide() }
+    }
+
+    /// `x := x·b·R^-1 mod n` on digit slices of at least `s` digits.
+    /// Pre: `x·b < n·R` (for instance `x < R` and `b < n`). Post: `x < n`.
+    #[inline(always)]
+    pub(crate) fn mul_digits(&mut self, x: &mut [u64], b: &[u64]) {
+        fios::mont_mul(self.sz, x, b, self.c.n(), self.c.n0(), S::wide_mut(&mut self.t));
+    }
+
+    /// `x := x^2·R^-1 mod n`. Pre: `x < n`. Post: `x < n`.
+    #[inline(always)]
+    pub(crate) fn sqr_digits(&mut self, x: &mut [u64]) {
+        sqr::mont_sqr(self.sz, x, self.c.n(), self.c.n0(), S::wide_mut(&mut self.t));
+    }
+
+    /// The digits `d` (at most `s`) as a residue buffer.
+    pub(crate) fn load(&self, d: &[u64]) -> S::Buf {
+        let mut x = self.sz.buf();
+        x.as_mut()[..d.len()].copy_from_slice(d);
+        x
+    }
+
+    /// `x := x·R mod n` (000 Fig. 1 Step 2): `MonPro(x, R^2 mod n)`.
+    /// Pre: `x < R` (any `s` digits: `x·(R^2 mod n) < R·n`).
+    pub(crate) fn enter(&mut self, x: &mut [u64]) {
+        let c = self.c;
+        self.mul_digits(x, c.r2());
+    }
+
+    /// `x := x·R^-1 mod n`, fully reduced (000 Fig. 1 Step 7): `MonPro(x, 1)`.
+    pub(crate) fn leave(&mut self, x: &mut [u64]) {
+        let mut unit = self.sz.buf();
+        unit.as_mut()[0] = 1;
+        self.mul_digits(x, unit.as_ref());
+    }
+}
+
+impl<S: Size> Kernel for Scalar<'_, S> {
+    const LANES: usize = 1;
+    type Elem = S::Buf;
+    type Index = u64;
+
+    fn one(&self) -> S::Buf {
+        self.load(self.c.r1())
+    }
+
+    #[inline(always)]
+    fn mul(&mut self, x: &mut S::Buf, y: &S::Buf) {
+        self.mul_digits(x.as_mut(), y.as_ref());
+    }
+
+    #[inline(always)]
+    fn sqr(&mut self, x: &mut S::Buf) {
+        self.sqr_digits(x.as_mut());
+    }
+
+    fn select(&self, out: &mut S::Buf, table: &[S::Buf], idx: u64) {
+        select::select(out.as_mut(), table, idx);
+    }
+}
