@@ -289,7 +289,7 @@ pub(crate) struct BatchArgs<Op: ValueEnum + Clone + Send + Sync + 'static> {
     /// Output (- for stdout, the default).
     #[arg(short = 'o', long = "out", value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
-    /// The engine: auto (the GPU if usable, else the fastest CPU backend), scalar, ifma or cuda.
+    /// The engine: auto (the GPU if usable, else the fastest CPU backend) or a backend by name.
     /// [default: REDC_BACKEND, else auto]
     #[arg(long, value_enum, value_name = "BACKEND")]
     pub(crate) backend: Option<BackendArg>,
@@ -313,8 +313,8 @@ pub(crate) struct ModexpArgs {
     /// Read JSON Lines {"base": .., "exp": .., "mod": ..} from FILE (- for stdin).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["base", "exp", "modulus", "trace"])]
     pub(crate) batch: Option<PathBuf>,
-    /// Run the --batch on the batch engine: auto (the GPU if usable, else the fastest CPU backend),
-    /// scalar, ifma or cuda. Without it (and without REDC_BACKEND) each line runs the reference
+    /// Run the --batch on the batch engine: auto (the GPU if usable, else the fastest CPU backend)
+    /// or a backend by name. Without it (and without REDC_BACKEND) each line runs the reference
     /// modpow with --product, --schedule and --word.
     #[arg(long, value_enum, value_name = "BACKEND",
           conflicts_with_all = ["product", "schedule", "word"])]
@@ -353,12 +353,17 @@ pub(crate) struct CountsArgs {
     pub(crate) word: WordArg,
 }
 
+/// The help of an ARCH argument: the registry's names, so a new
+/// architecture appears without an edit here.
+fn arch_help() -> String {
+    let names: Vec<&str> = redc_hw::Arch::ALL.iter().map(|a| a.name()).collect();
+    format!("The architecture: {}", names.join(", "))
+}
+
 /// Arguments of `redc sim`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SimArgs {
-    /// The architecture: fdfm, blum-paar, csa-radix2, csa-radix4, perin-systolic,
-    /// perin-multiplexed, dataflow.
-    #[arg(value_name = "ARCH", required_unless_present = "table", conflicts_with = "table")]
+    #[arg(value_name = "ARCH", help = arch_help(), required_unless_present = "table", conflicts_with = "table")]
     pub(crate) arch: Option<String>,
     /// Print the tables of PAPER (fdfm, blum-paar, carry-save, perin, dataflow, or all)
     /// beside the models' figures.
@@ -441,7 +446,7 @@ pub(crate) struct BenchArgs {
           value_parser = clap::value_parser!(u64).range(1024..=16384))]
     pub(crate) sizes: Vec<u64>,
     /// The redc backends to measure: auto (or all: every one this machine can run, the GPU
-    /// included when usable), scalar, ifma, or cuda (the GPU beside every CPU backend).
+    /// included when usable), or one by name (cuda: the GPU beside every CPU backend).
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     pub(crate) backend: BackendArg,
     /// Time per measurement in seconds, fractions allowed (OpenSSL takes whole seconds, at
