@@ -146,7 +146,8 @@ impl core::fmt::Debug for Prepared {
 
 impl Prepared {
     /// A public bound on the modulus's length in bits: its bit length for
-    /// a public modulus, 64 times its digit count for a secret one.
+    /// a public modulus, 64 times its digit count for a secret one, or the
+    /// tighter public bound given to [`Engine::prepare_consts`].
     pub fn bits(&self) -> usize {
         self.size_bits
     }
@@ -490,7 +491,7 @@ impl Engine {
     /// Where a modulus runs: the first backend with a class for it whose
     /// context the modulus holds (a modulus prepared by an engine with
     /// fewer backends runs on one of those, the scalar one at least).
-    fn route(&self, p: &Prepared) -> Result<Route, EngineError> {
+    pub(crate) fn route(&self, p: &Prepared) -> Result<Route, EngineError> {
         let mut first = None;
         for (i, b) in self.backends.iter().enumerate() {
             if let Some(class) = b.class(p.size_bits) {
@@ -567,11 +568,6 @@ impl Engine {
         }
         out
     }
-
-    /// The route of a prepared modulus, for the streaming submitter's queues.
-    pub(crate) fn class_of(&self, p: &Prepared) -> Result<Route, EngineError> {
-        self.route(p)
-    }
 }
 
 /// A checked job: the base in exactly the modulus's digit count.
@@ -608,12 +604,7 @@ impl<'a> Input<'a> {
     fn new(modulus: &'a Prepared, base: &'a [u64], exp: &'a [u64], exp_bits: usize) -> Result<Input<'a>, EngineError> {
         let n = modulus.consts.n();
         // base < n: one borrow chain over the longer length, no early exit.
-        let mut borrow = 0u64;
-        for i in 0..n.len().max(base.len()) {
-            let (b, m) = (base.get(i).copied().unwrap_or(0), n.get(i).copied().unwrap_or(0));
-            borrow = crate::word::Word::sbb(b, m, borrow).1;
-        }
-        if borrow == 0 {
+        if crate::nat::limbs::ct_lt(base, n) == 0 {
             return Err(EngineError::BaseTooLarge);
         }
         let padded = (base.len() != n.len()).then(|| {

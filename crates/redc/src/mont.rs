@@ -21,7 +21,7 @@ pub use crate::kernel::ModulusError;
 pub use crate::kernel::meter::{self, Meter, NoMeter, OpCounts};
 
 use crate::kernel::{Kernel, addsub, consts, select, subtract};
-use crate::nat::Nat;
+use crate::nat::{Nat, limbs};
 use crate::word::Word;
 use subtle::Choice;
 use zeroize::Zeroize;
@@ -407,7 +407,7 @@ impl<'m, W: Word, M: Meter> Multiplier<'m, W, M> {
     /// `x·R mod n` (`x` reduced modulo `n` first).
     pub fn to_mont(&mut self, x: &Nat<W>) -> MontElem<W> {
         let s = self.modulus.len();
-        let reduced = if *x < self.modulus.value() {
+        let reduced = if limbs::cmp(x.digits(), &self.modulus.n).is_lt() {
             x.to_digits_padded(s)
         } else {
             x.rem(&self.modulus.value())

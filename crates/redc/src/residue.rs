@@ -37,7 +37,7 @@
 use crate::kernel::scalar::Scalar;
 use crate::kernel::size::with_size;
 use crate::kernel::{Consts, ModulusError, addsub, sliding, window};
-use crate::nat::{Nat, limbs};
+use crate::nat::Nat;
 use crate::secret::SecretNat;
 use core::marker::PhantomData;
 use std::sync::Arc;
@@ -110,17 +110,17 @@ impl<M> Domain<M> {
     /// The domain of a secret modulus given in exactly its digits (a prime
     /// of a key): constants without division, in constant time.
     pub fn new(m: &SecretNat) -> Result<Self, ModulusError> {
-        Self::from_consts(Arc::new(Consts::new(m.limbs())?))
+        Ok(Self::from_consts(Arc::new(Consts::new(m.limbs())?)))
     }
 
     /// The domain of a public modulus.
     pub fn public(m: &Nat<u64>) -> Result<Self, ModulusError> {
-        Self::from_consts(Arc::new(Consts::new(m.digits())?))
+        Ok(Self::from_consts(Arc::new(Consts::new(m.digits())?)))
     }
 
     /// The domain of prepared constants (shared, not recomputed).
-    pub fn from_consts(c: Arc<Consts>) -> Result<Self, ModulusError> {
-        Ok(Self { c, brand: PhantomData })
+    pub fn from_consts(c: Arc<Consts>) -> Self {
+        Self { c, brand: PhantomData }
     }
 
     /// The kernel constants (to prepare the same modulus for the engine).
@@ -235,13 +235,10 @@ impl<M> Domain<M> {
     /// ([`window::pow`] on the scalar kernel): constant time in `base` and
     /// `exp`. Pre: `exp < 2^exp_bits` (higher bits are not read).
     pub fn pow(&self, base: &Residue<M>, exp: &SecretNat, exp_bits: usize) -> Residue<M> {
-        let width = window::default_window(exp_bits);
-        let digit = |w: usize| limbs::window(exp.limbs(), w * width as usize, width as usize);
-        let windows = exp_bits.div_ceil(width as usize);
         with_size!(self.len(), sz => {
             let mut k = Scalar::new(sz, &self.c);
             let b = Zeroizing::new(k.load(&base.d));
-            let x = Zeroizing::new(window::pow(&mut k, &b, width, windows, digit, &mut ()));
+            let x = Zeroizing::new(window::pow_digits(&mut k, &b, exp.limbs(), exp_bits));
             Residue::new(AsRef::<[u64]>::as_ref(&*x).to_vec())
         })
     }

@@ -10,7 +10,6 @@
 //! `PartialEq`: compare with [`SecretNat::ct_eq`].
 
 use crate::nat::{Nat, limbs};
-use crate::word::Word;
 use rand_core::CryptoRngCore;
 use subtle::{Choice, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
@@ -131,23 +130,12 @@ impl SecretNat {
 
     /// `self < other`, by one borrow chain over the longer length.
     pub fn ct_lt(&self, other: &Self) -> Choice {
-        let len = self.len().max(other.len());
-        let mut borrow = 0u64;
-        for i in 0..len {
-            let (a, b) = (get(&self.limbs, i), get(&other.limbs, i));
-            borrow = u64::sbb(a, b, borrow).1;
-        }
-        Choice::from(borrow as u8)
+        Choice::from(limbs::ct_lt(&self.limbs, &other.limbs) as u8)
     }
 
     /// `self < n` for a public `n`.
     pub fn ct_lt_nat(&self, n: &Nat<u64>) -> Choice {
-        let len = self.len().max(n.digits().len());
-        let mut borrow = 0u64;
-        for i in 0..len {
-            borrow = u64::sbb(get(&self.limbs, i), get(n.digits(), i), borrow).1;
-        }
-        Choice::from(borrow as u8)
+        Choice::from(limbs::ct_lt(&self.limbs, n.digits()) as u8)
     }
 
     /// Is it zero?

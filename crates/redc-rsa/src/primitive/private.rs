@@ -222,7 +222,8 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<Op>>
                 .map(|((base, exp), p)| PowJob {
                     base,
                     exp,
-                    exp_bits: 64 * p.len(),
+                    // The prime's public bound (`d_i`, `r_i - 2 < r_i`).
+                    exp_bits: p.bits(),
                     modulus: p,
                 })
         })

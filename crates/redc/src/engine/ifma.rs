@@ -1,7 +1,7 @@
 //! The AVX-512 IFMA backend: eight independent exponentiations per vector,
 //! one per 64-bit lane, with 52-bit digits (multi-buffer). The SIMD code is
-//! `ifma/lanes.rs`; this file sizes the classes, prepares moduli and packs a
-//! group's jobs into lanes.
+//! `ifma/lanes.rs`; this file sizes the classes, prepares moduli and lays a
+//! group's jobs out in lanes.
 //!
 //! Constant time: every lane runs the same instruction sequence; a secret
 //! group's windows cover the largest public bound of its jobs; the window
@@ -88,8 +88,9 @@ impl Backend for Ifma {
 }
 
 impl Ifma {
-    /// Pack up to [`LANES`] tasks of one class into lanes (idle lanes repeat
-    /// lane 0 and are discarded) and run them: fixed windows over
+    /// Run up to [`LANES`] tasks of one class as one lane group, each lane
+    /// reading its task's own digits (idle lanes repeat lane 0 and are
+    /// discarded): fixed windows over
     /// `exp_bits`, or sliding windows over `shared`, the exponent of every lane.
     fn run(&self, tasks: &[Task<'_, IfmaCtx>], exp_bits: usize, shared: Option<&[u64]>) -> Vec<SecretNat> {
         assert!((1..=LANES).contains(&tasks.len()), "1 to {LANES} tasks per group");

@@ -73,10 +73,7 @@ pub(crate) fn pow_vartime(c: &Consts, base: &[u64], exp: &[u64]) -> SecretNat {
 
 /// [`pow`] on the kernels of size `sz` (`sz.len() == c.len()`).
 fn pow_sized<S: Size>(sz: S, c: &Consts, base: &[u64], exp: &[u64], exp_bits: usize) -> SecretNat {
-    let width = default_window(exp_bits);
-    let digit = |w: usize| limbs::window(exp, w * width as usize, width as usize);
-    let windows = exp_bits.div_ceil(width as usize);
-    run(sz, c, base, |k, b| window::pow(k, b, width, windows, digit, &mut ()))
+    run(sz, c, base, |k, b| window::pow_digits(k, b, exp, exp_bits))
 }
 
 /// [`pow_vartime`] on the kernels of size `sz` (`sz.len() == c.len()`).

@@ -270,7 +270,7 @@ impl Dispatcher {
 
     /// Queue a job; start its group when it is full.
     fn add(&mut self, p: Pending) {
-        let route = match self.engine.class_of(&p.job.modulus) {
+        let route = match self.engine.route(&p.job.modulus) {
             Ok(route) => route,
             Err(e) => {
                 let _ = p.reply.send(Err(e));

@@ -1,7 +1,8 @@
 //! The one-lane kernel on 64-bit digits: the FIOS product of
 //! [`super::fios`], the dedicated squaring of [`super::sqr`] and the shared
 //! select, for one modulus's [`Consts`]. The scalar backend of the engine,
-//! the RSA glue and the modulus constants all run on it.
+//! the RSA glue and Miller–Rabin run on it (the modulus constants, made
+//! before a `Consts` exists, call the product and squaring directly).
 
 use super::consts::Consts;
 use super::size::Size;

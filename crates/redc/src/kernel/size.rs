@@ -76,27 +76,14 @@ impl Size for Dyn {
 /// [`Fixed`] size for 16, 24, 32, 48 and 64 digits, else [`Dyn`].
 macro_rules! with_size {
     ($s:expr, $sz:ident => $body:expr) => {
+        with_size!(@fixed [16, 24, 32, 48, 64] $s, $sz => $body)
+    };
+    (@fixed [$($n:literal),*] $s:expr, $sz:ident => $body:expr) => {
         match $s {
-            16 => {
-                let $sz = $crate::kernel::size::Fixed::<16>;
+            $($n => {
+                let $sz = $crate::kernel::size::Fixed::<$n>;
                 $body
-            }
-            24 => {
-                let $sz = $crate::kernel::size::Fixed::<24>;
-                $body
-            }
-            32 => {
-                let $sz = $crate::kernel::size::Fixed::<32>;
-                $body
-            }
-            48 => {
-                let $sz = $crate::kernel::size::Fixed::<48>;
-                $body
-            }
-            64 => {
-                let $sz = $crate::kernel::size::Fixed::<64>;
-                $body
-            }
+            })*
             s => {
                 let $sz = $crate::kernel::size::Dyn(s);
                 $body

@@ -86,6 +86,16 @@ pub fn pow<K: Kernel>(
     x
 }
 
+/// [`pow`] of one lane's exponent given as 64-bit digits, `exp <
+/// 2^exp_bits`, with the [`default_window`] for `exp_bits`: constant time
+/// in `base` and `exp` for given `exp_bits`.
+#[inline(always)]
+pub fn pow_digits<K: Kernel<Index = u64>>(k: &mut K, base: &K::Elem, exp: &[u64], exp_bits: usize) -> K::Elem {
+    let width = default_window(exp_bits);
+    let digit = |w: usize| crate::nat::limbs::window(exp, w * width as usize, width as usize);
+    pow(k, base, width, exp_bits.div_ceil(width as usize), digit, &mut ())
+}
+
 /// `table[v] = base^v` for `v < 2^width`: even powers by squaring
 /// `table[v/2]`, odd ones by a product with `base`.
 #[inline(always)]

@@ -4,6 +4,13 @@
 use crate::word::Word;
 use core::cmp::Ordering;
 
+/// `a < b` as 1 or 0, by one borrow chain over the longer length (missing
+/// digits are zero): constant time in the values for given lengths.
+pub(crate) fn ct_lt(a: &[u64], b: &[u64]) -> u64 {
+    let at = |x: &[u64], i: usize| x.get(i).copied().unwrap_or(0);
+    (0..a.len().max(b.len())).fold(0, |borrow, i| u64::sbb(at(a, i), at(b, i), borrow).1)
+}
+
 /// Drop high zero digits.
 pub(crate) fn trim<W: Word>(d: &mut Vec<W>) {
     while d.last() == Some(&W::ZERO) {
