@@ -51,6 +51,61 @@ fn modexp_batch_matches_the_oracle_on_mixed_sizes() {
     }
 }
 
+/// Every group size from 1 to 8 (one group: four lanes or fewer take the
+/// IFMA latency kernel, more the eight-lane one) at an inlined and a called
+/// IFMA class, with distinct moduli per lane, both secrecies, and one
+/// exponent shared by every lane (the sliding-window path).
+#[test]
+fn every_group_size_both_secrecies() {
+    for engine in engines() {
+        for bits in [1024usize, 3070] {
+            for k in 1..=8u64 {
+                let cases: Vec<_> = (0..k).map(|i| job(bits, 200 + 37 * i as usize, 31 * k + i)).collect();
+                let prepared: Vec<_> = cases
+                    .iter()
+                    .map(|(_, _, n)| engine.prepare(&to_nat(n)).unwrap())
+                    .collect();
+                let bases: Vec<_> = cases
+                    .iter()
+                    .zip(&prepared)
+                    .map(|((b, _, n), p)| secret(&(b % n), p.len()))
+                    .collect();
+                let exps: Vec<_> = cases
+                    .iter()
+                    .map(|(_, e, _)| secret(e, 1 + e.bits() as usize / 64))
+                    .collect();
+                let secret_jobs: Vec<PowJob<'_>> = (0..cases.len())
+                    .map(|i| PowJob {
+                        base: &bases[i],
+                        exp: &exps[i],
+                        exp_bits: 500,
+                        modulus: &prepared[i],
+                    })
+                    .collect();
+                let e = BigUint::from(65537u32);
+                let shared = to_nat(&e);
+                let public_jobs: Vec<PublicExpJob<'_>> = (0..cases.len())
+                    .map(|i| PublicExpJob {
+                        base: &bases[i],
+                        exp: &shared,
+                        modulus: &prepared[i],
+                    })
+                    .collect();
+                let secret_got = engine.pow(&secret_jobs);
+                let public_got = engine.pow_public_exp(&public_jobs);
+                for (i, (b, ei, n)) in cases.iter().enumerate() {
+                    let b = b % n;
+                    let name = engine.name();
+                    let got = to_big(&secret_got[i].as_ref().unwrap().reveal());
+                    assert_eq!(got, b.modpow(ei, n), "{name} secret k={k} bits={bits} lane {i}");
+                    let got = to_big(&public_got[i].as_ref().unwrap().reveal());
+                    assert_eq!(got, b.modpow(&e, n), "{name} public k={k} bits={bits} lane {i}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn batch_of_one_and_empty_batch() {
     for engine in engines() {

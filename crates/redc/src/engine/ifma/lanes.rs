@@ -1,9 +1,19 @@
-//! The SIMD part of the IFMA backend: eight numbers per vector, one per
-//! 64-bit lane, in 52-bit digits ("vertical" layout: vector `j` holds digit
-//! `j` of each lane's number). The only `unsafe` of the crate: every AVX-512
-//! instruction is reached through a [`Token`] that exists only after
-//! run-time detection of AVX-512F and AVX-512 IFMA succeeded, and the lane
-//! types below are private to this module.
+//! The SIMD part of the IFMA backend: one number per 64-bit lane, in 52-bit
+//! digits ("vertical" layout: vector `j` holds digit `j` of each lane's
+//! number), on one of two vector widths: [`Z`], eight lanes in a 512-bit
+//! vector (throughput: a full group), and [`Y`], four lanes in a 256-bit
+//! vector (latency: a group of one to four). The code is written once over
+//! [`Vector`]. The only `unsafe` of the crate: every AVX-512 instruction is
+//! reached through a [`Token`] that exists only after run-time detection of
+//! AVX-512F, VL and IFMA succeeded, and the lane types below are private to
+//! this module.
+//!
+//! Why two widths: on the project's Xeon (Sapphire Rapids class) a 256-bit
+//! `vpmadd52luq` issues twice per cycle and a 512-bit one about once
+//! (measured back to back: 0.37 and 0.87 TSC ticks per instruction), so
+//! four lanes in `Y` take well under half the time of eight in `Z`: a lone
+//! operation, whose CRT halves fill two to four lanes, does not pay for
+//! eight.
 //!
 //! `vpmadd52luq`/`vpmadd52huq` add the low/high 52 bits of a 52×52-bit
 //! product to a 64-bit accumulator, so a digit column can absorb thousands
@@ -24,116 +34,261 @@ use crate::kernel::subtract::sub_if_not_less;
 use crate::kernel::{Kernel, select, sliding, window};
 use crate::nat::limbs;
 use core::arch::x86_64::{
-    __m512i, _mm512_add_epi64, _mm512_and_si512, _mm512_andnot_si512, _mm512_cmpeq_epi64_mask, _mm512_madd52hi_epu64,
-    _mm512_madd52lo_epu64, _mm512_mask_mov_epi64, _mm512_mask_reduce_add_epi64, _mm512_set_epi64, _mm512_set1_epi64,
-    _mm512_setzero_si512, _mm512_srli_epi64, _mm512_sub_epi64,
+    __m256i, __m512i, _mm256_add_epi64, _mm256_and_si256, _mm256_andnot_si256, _mm256_cmpeq_epi64_mask,
+    _mm256_madd52hi_epu64, _mm256_madd52lo_epu64, _mm256_mask_mov_epi64, _mm256_set1_epi64x, _mm256_srli_epi64,
+    _mm256_sub_epi64, _mm512_add_epi64, _mm512_and_si512, _mm512_andnot_si512, _mm512_cmpeq_epi64_mask,
+    _mm512_madd52hi_epu64, _mm512_madd52lo_epu64, _mm512_mask_mov_epi64, _mm512_set1_epi64, _mm512_srli_epi64,
+    _mm512_sub_epi64,
 };
 use zeroize::{DefaultIsZeroes, Zeroize};
 
-/// Exponentiations per vector.
+/// The most exponentiations per vector (of [`Z`]); a group's inputs and
+/// outputs are arrays of this many lanes, of which a [`Y`] kernel uses the
+/// first four.
 pub(crate) const LANES: usize = 8;
 /// Bits per digit.
 pub(crate) const DIGIT: usize = 52;
 const MASK: u64 = (1 << DIGIT) - 1;
 
-/// Proof that this CPU has AVX-512F and AVX-512 IFMA.
+/// Proof that this CPU has AVX-512F, AVX-512VL and AVX-512 IFMA.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Token(());
 
 impl Token {
     /// The token, if the CPU has the instructions.
     pub(crate) fn detect() -> Option<Token> {
-        (std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")).then_some(Token(()))
+        (std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512ifma"))
+        .then_some(Token(()))
     }
 }
+
+/// A vector of 64-bit lanes and the few instructions the kernel uses.
+///
+/// # Safety
+///
+/// Every method needs AVX-512F, AVX-512VL and AVX-512 IFMA: callers are
+/// below a [`Token`] (the vector types are private to this module).
+pub(crate) trait Vector: Copy + Default + 'static {
+    /// Lanes per vector (at most [`LANES`]).
+    const LANES: usize;
+    /// `x` in every lane.
+    unsafe fn splat(x: u64) -> Self;
+    /// Lane `l` from `x[l]` (the first [`Vector::LANES`] entries).
+    unsafe fn load(x: &[u64; LANES]) -> Self;
+    /// The lanes, then zeros up to [`LANES`].
+    unsafe fn store(self) -> [u64; LANES];
+    /// `a + b` per lane.
+    unsafe fn add(a: Self, b: Self) -> Self;
+    /// `a - b` per lane (wrapping).
+    unsafe fn sub(a: Self, b: Self) -> Self;
+    /// `a & b`.
+    unsafe fn and(a: Self, b: Self) -> Self;
+    /// `!a & b`.
+    unsafe fn andnot(a: Self, b: Self) -> Self;
+    /// `a >> 52` per lane.
+    unsafe fn shr52(a: Self) -> Self;
+    /// `a >> 63` per lane.
+    unsafe fn shr63(a: Self) -> Self;
+    /// `acc + lo52(a·b)` per lane (`vpmadd52luq`).
+    unsafe fn madd_lo(acc: Self, a: Self, b: Self) -> Self;
+    /// `acc + hi52(a·b)` per lane (`vpmadd52huq`).
+    unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self;
+    /// The mask of the lanes where `a == b`.
+    unsafe fn eq(a: Self, b: Self) -> u8;
+    /// `a` in the lanes of `mask`, `b` in the others.
+    unsafe fn blend(mask: u8, a: Self, b: Self) -> Self;
+}
+
+/// Implements [`Vector`] for a wrapper of one register type.
+macro_rules! vector {
+    ($name:ident, $reg:ty, $lanes:literal, $doc:literal, $splat:ident, $add:ident, $sub:ident, $and:ident,
+     $andnot:ident, $srli:ident, $lo:ident, $hi:ident, $eq:ident, $mov:ident) => {
+        #[doc = $doc]
+        #[derive(Clone, Copy)]
+        #[repr(transparent)]
+        pub(crate) struct $name($reg);
+
+        impl Default for $name {
+            fn default() -> $name {
+                // SAFETY: all-zero bits are a valid vector; no instruction is needed.
+                $name(unsafe { core::mem::zeroed() })
+            }
+        }
+
+        // SAFETY (every method): the trait's contract, the CPU has AVX-512F,
+        // VL and IFMA; the transmutes are between types of one size.
+        impl Vector for $name {
+            const LANES: usize = $lanes;
+            #[inline(always)]
+            unsafe fn splat(x: u64) -> Self {
+                unsafe { $name($splat(x as i64)) }
+            }
+            #[inline(always)]
+            unsafe fn load(x: &[u64; LANES]) -> Self {
+                let lanes: [u64; $lanes] = core::array::from_fn(|l| x[l]);
+                unsafe { $name(core::mem::transmute::<[u64; $lanes], $reg>(lanes)) }
+            }
+            #[inline(always)]
+            unsafe fn store(self) -> [u64; LANES] {
+                let lanes = unsafe { core::mem::transmute::<$reg, [u64; $lanes]>(self.0) };
+                core::array::from_fn(|l| lanes.get(l).copied().unwrap_or(0))
+            }
+            #[inline(always)]
+            unsafe fn add(a: Self, b: Self) -> Self {
+                unsafe { $name($add(a.0, b.0)) }
+            }
+            #[inline(always)]
+            unsafe fn sub(a: Self, b: Self) -> Self {
+                unsafe { $name($sub(a.0, b.0)) }
+            }
+            #[inline(always)]
+            unsafe fn and(a: Self, b: Self) -> Self {
+                unsafe { $name($and(a.0, b.0)) }
+            }
+            #[inline(always)]
+            unsafe fn andnot(a: Self, b: Self) -> Self {
+                unsafe { $name($andnot(a.0, b.0)) }
+            }
+            #[inline(always)]
+            unsafe fn shr52(a: Self) -> Self {
+                unsafe { $name($srli::<52>(a.0)) }
+            }
+            #[inline(always)]
+            unsafe fn shr63(a: Self) -> Self {
+                unsafe { $name($srli::<63>(a.0)) }
+            }
+            #[inline(always)]
+            unsafe fn madd_lo(acc: Self, a: Self, b: Self) -> Self {
+                unsafe { $name($lo(acc.0, a.0, b.0)) }
+            }
+            #[inline(always)]
+            unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self {
+                unsafe { $name($hi(acc.0, a.0, b.0)) }
+            }
+            #[inline(always)]
+            unsafe fn eq(a: Self, b: Self) -> u8 {
+                unsafe { $eq(a.0, b.0) }
+            }
+            #[inline(always)]
+            unsafe fn blend(mask: u8, a: Self, b: Self) -> Self {
+                unsafe { $name($mov(b.0, mask, a.0)) }
+            }
+        }
+    };
+}
+
+vector!(
+    Z,
+    __m512i,
+    8,
+    "Eight lanes in a 512-bit vector: the throughput kernel.",
+    _mm512_set1_epi64,
+    _mm512_add_epi64,
+    _mm512_sub_epi64,
+    _mm512_and_si512,
+    _mm512_andnot_si512,
+    _mm512_srli_epi64,
+    _mm512_madd52lo_epu64,
+    _mm512_madd52hi_epu64,
+    _mm512_cmpeq_epi64_mask,
+    _mm512_mask_mov_epi64
+);
+vector!(
+    Y,
+    __m256i,
+    4,
+    "Four lanes in a 256-bit vector: the latency kernel.",
+    _mm256_set1_epi64x,
+    _mm256_add_epi64,
+    _mm256_sub_epi64,
+    _mm256_and_si256,
+    _mm256_andnot_si256,
+    _mm256_srli_epi64,
+    _mm256_madd52lo_epu64,
+    _mm256_madd52hi_epu64,
+    _mm256_cmpeq_epi64_mask,
+    _mm256_mask_mov_epi64
+);
 
 /// One 52-bit digit of each lane's number (private: values are made and
 /// used only below a [`Token`]).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 #[repr(transparent)]
-struct V(__m512i);
+struct V<W: Vector>(W);
 
-impl Default for V {
-    fn default() -> V {
-        // SAFETY: all-zero bits are a valid __m512i; no instruction is needed.
-        V(unsafe { core::mem::zeroed() })
-    }
-}
-
-impl DefaultIsZeroes for V {}
+impl<W: Vector> DefaultIsZeroes for V<W> {}
 
 /// The lanes' digits for the kernel layer's select and final subtraction.
 /// A `V` exists only in code reached through a [`Token`].
-impl Limb for V {
+impl<W: Vector> Limb for V<W> {
     type Mask = u8;
-    type Index = V;
+    type Index = V<W>;
     const CHUNK: usize = 16;
 
     #[inline(always)]
-    fn zero() -> V {
+    fn zero() -> V<W> {
         V::default()
     }
 
     #[inline(always)]
-    fn sub_borrow(a: V, b: V, borrow: V) -> (V, V) {
-        // SAFETY: a `V` exists only below a `Token`: the CPU has AVX-512F.
+    fn sub_borrow(a: V<W>, b: V<W>, borrow: V<W>) -> (V<W>, V<W>) {
+        // SAFETY: a `V` exists only below a `Token`.
         unsafe {
-            let t = _mm512_sub_epi64(_mm512_sub_epi64(a.0, b.0), borrow.0);
-            (
-                V(_mm512_and_si512(t, _mm512_set1_epi64(MASK as i64))),
-                V(_mm512_srli_epi64::<63>(t)),
-            )
+            let t = W::sub(W::sub(a.0, b.0), borrow.0);
+            (V(W::and(t, W::splat(MASK))), V(W::shr63(t)))
         }
     }
 
     #[inline(always)]
-    fn borrow_without_top(borrow: V, top: V) -> u8 {
-        // SAFETY: a `V` exists only below a `Token`: the CPU has AVX-512F.
-        unsafe { _mm512_cmpeq_epi64_mask(_mm512_andnot_si512(top.0, borrow.0), _mm512_set1_epi64(1)) }
+    fn borrow_without_top(borrow: V<W>, top: V<W>) -> u8 {
+        // SAFETY: a `V` exists only below a `Token`.
+        unsafe { W::eq(W::andnot(top.0, borrow.0), W::splat(1)) }
     }
 
     #[inline(always)]
-    fn select(mask: u8, a: V, b: V) -> V {
-        // SAFETY: a `V` exists only below a `Token`: the CPU has AVX-512F.
-        unsafe { V(_mm512_mask_mov_epi64(b.0, mask, a.0)) }
+    fn select(mask: u8, a: V<W>, b: V<W>) -> V<W> {
+        // SAFETY: a `V` exists only below a `Token`.
+        unsafe { V(W::blend(mask, a.0, b.0)) }
     }
 
     #[inline(always)]
-    fn index_is(v: u64, idx: V) -> u8 {
-        // SAFETY: a `V` exists only below a `Token`: the CPU has AVX-512F.
-        unsafe { _mm512_cmpeq_epi64_mask(idx.0, _mm512_set1_epi64(v as i64)) }
+    fn index_is(v: u64, idx: V<W>) -> u8 {
+        // SAFETY: a `V` exists only below a `Token`.
+        unsafe { W::eq(idx.0, W::splat(v)) }
     }
 
     #[inline(always)]
-    fn pick(acc: V, x: V, mask: u8) -> V {
-        // SAFETY: a `V` exists only below a `Token`: the CPU has AVX-512F.
-        unsafe { V(_mm512_mask_mov_epi64(acc.0, mask, x.0)) }
+    fn pick(acc: V<W>, x: V<W>, mask: u8) -> V<W> {
+        // SAFETY: a `V` exists only below a `Token`.
+        unsafe { V(W::blend(mask, x.0, acc.0)) }
     }
 }
 
 /// A number of `D` digits in every lane: a residue of the kernel.
 #[derive(Clone, Copy)]
-pub(super) struct Num<const D: usize>([V; D]);
+pub(super) struct Num<W: Vector, const D: usize>([V<W>; D]);
 
-impl<const D: usize> AsRef<[V]> for Num<D> {
-    fn as_ref(&self) -> &[V] {
+impl<W: Vector, const D: usize> AsRef<[V<W>]> for Num<W, D> {
+    fn as_ref(&self) -> &[V<W>] {
         &self.0
     }
 }
 
-impl<const D: usize> Zeroize for Num<D> {
+impl<W: Vector, const D: usize> Zeroize for Num<W, D> {
     fn zeroize(&mut self) {
         self.0.iter_mut().for_each(Zeroize::zeroize);
     }
 }
 
 /// The lanes' moduli with their constants: the IFMA [`Kernel`].
-pub(super) struct Lanes<const D: usize> {
+pub(super) struct Lanes<W: Vector, const D: usize> {
     _token: Token,
-    n: [V; D],
-    k0: V,
-    r2: Num<D>,
-    one: Num<D>,
+    n: [V<W>; D],
+    k0: V<W>,
+    r2: Num<W, D>,
+    one: Num<W, D>,
 }
 
 /// A lane group's inputs, read straight from each lane's buffers: lane
@@ -154,21 +309,32 @@ pub(super) enum Exponents<'a> {
     Shared { width: u32, exp: &'a [u64] },
 }
 
-/// `base^exp mod n` in every lane, fully reduced, digit-major in `out`
-/// (`out[j][l]`: digit `j` of lane `l`). Pre: every lane's modulus is odd
-/// with `4n < 2^(52·D)`, its base below it, digits of `n` and `r2` below
+/// `base^exp mod n` in the first `W::LANES` lanes, fully reduced,
+/// digit-major in `out` (`out[j][l]`: digit `j` of lane `l`; lanes beyond
+/// `W::LANES` are zero). Pre: every lane's modulus is odd with
+/// `4n < 2^(52·D)`, its base below it, digits of `n` and `r2` below
 /// `2^52`; `k0 = -n^-1 mod 2^52`; `r2 = R^2 mod n`.
-pub(super) fn pow<const D: usize>(token: Token, input: &Input<'_>, exps: &Exponents<'_>, out: &mut [[u64; LANES]; D]) {
-    // SAFETY: `token` proves AVX-512F and AVX-512 IFMA.
-    unsafe { pow_avx512::<D>(token, input, exps, out) }
+pub(super) fn pow<W: Vector, const D: usize>(
+    token: Token,
+    input: &Input<'_>,
+    exps: &Exponents<'_>,
+    out: &mut [[u64; LANES]; D],
+) {
+    // SAFETY: `token` proves AVX-512F, VL and IFMA.
+    unsafe { pow_avx512::<W, D>(token, input, exps, out) }
 }
 
 /// [`pow`] compiled with AVX-512: the drivers and the kernel's methods
 /// inline into it, so products and selects run without calls.
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn pow_avx512<const D: usize>(token: Token, input: &Input<'_>, exps: &Exponents<'_>, out: &mut [[u64; LANES]; D]) {
-    let mut k: Lanes<D> = Lanes::new(token, input);
-    let mut b = Num(gather::<D>(|l, j| limbs::window(input.base[l], j * DIGIT, DIGIT)));
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn pow_avx512<W: Vector, const D: usize>(
+    token: Token,
+    input: &Input<'_>,
+    exps: &Exponents<'_>,
+    out: &mut [[u64; LANES]; D],
+) {
+    let mut k: Lanes<W, D> = Lanes::new(token, input);
+    let mut b = Num(gather::<W, D>(|l, j| limbs::window(input.base[l], j * DIGIT, DIGIT)));
     let mut r2 = k.r2;
     k.mul(&mut b, &r2);
     r2.zeroize();
@@ -181,57 +347,58 @@ fn pow_avx512<const D: usize>(token: Token, input: &Input<'_>, exps: &Exponents<
     x.zeroize();
 }
 
-impl<const D: usize> Drop for Lanes<D> {
+impl<W: Vector, const D: usize> Drop for Lanes<W, D> {
     /// The moduli may be secret primes.
     fn drop(&mut self) {
         self.n.iter_mut().for_each(Zeroize::zeroize);
+        self.k0.zeroize();
         self.r2.zeroize();
         self.one.zeroize();
     }
 }
 
-impl<const D: usize> Lanes<D> {
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    fn new(token: Token, input: &Input<'_>) -> Lanes<D> {
-        let n = gather::<D>(|l, j| input.n[l][j]);
-        let k0 = load(input.k0);
-        let mut unit = [V::zero(); D];
-        unit[0] = V(_mm512_set1_epi64(1));
-        let r2 = Num(gather::<D>(|l, j| input.r2[l][j]));
-        // SAFETY: this function runs only with AVX-512F and AVX-512 IFMA.
-        let one = Num(unsafe { amm(&r2.0, &unit, &n, k0) });
-        Lanes {
-            _token: token,
-            n,
-            k0,
-            r2,
-            one,
+impl<W: Vector, const D: usize> Lanes<W, D> {
+    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+    fn new(token: Token, input: &Input<'_>) -> Lanes<W, D> {
+        let n = gather::<W, D>(|l, j| input.n[l][j]);
+        // SAFETY: this function runs only with AVX-512F, VL and IFMA.
+        unsafe {
+            let k0 = V(W::load(&input.k0));
+            let r2 = gather::<W, D>(|l, j| input.r2[l][j]);
+            let one = amm(&r2, &unit(), &n, k0);
+            Lanes {
+                _token: token,
+                n,
+                k0,
+                r2: Num(r2),
+                one: Num(one),
+            }
         }
     }
 }
 
-impl<const D: usize> Kernel for Lanes<D> {
-    const LANES: usize = LANES;
-    type Elem = Num<D>;
+impl<W: Vector, const D: usize> Kernel for Lanes<W, D> {
+    const LANES: usize = W::LANES;
+    type Elem = Num<W, D>;
     type Index = [u64; LANES];
 
     #[inline(always)]
-    fn one(&self) -> Num<D> {
+    fn one(&self) -> Num<W, D> {
         self.one
     }
 
     #[inline(always)]
-    fn mul(&mut self, x: &mut Num<D>, y: &Num<D>) {
+    fn mul(&mut self, x: &mut Num<W, D>, y: &Num<W, D>) {
         x.0 = self.product(&x.0, &y.0);
     }
 
     #[inline(always)]
-    fn sqr(&mut self, x: &mut Num<D>) {
+    fn sqr(&mut self, x: &mut Num<W, D>) {
         x.0 = self.product(&x.0, &x.0);
     }
 
     #[inline(always)]
-    fn select(&self, out: &mut Num<D>, table: &[Num<D>], idx: [u64; LANES]) {
+    fn select(&self, out: &mut Num<W, D>, table: &[Num<W, D>], idx: [u64; LANES]) {
         // SAFETY: a `Lanes` is made only with a `Token`.
         unsafe { select_lanes(out, table, idx) }
     }
@@ -242,12 +409,12 @@ impl<const D: usize> Kernel for Lanes<D> {
 /// digits: the inlined copies were slower).
 const INLINE_DIGITS: usize = 40;
 
-impl<const D: usize> Lanes<D> {
+impl<W: Vector, const D: usize> Lanes<W, D> {
     /// [`amm`] with this kernel's modulus: inlined for the small classes,
     /// called for the large ones (`D` is a constant: the choice is made at
     /// compile time).
     #[inline(always)]
-    fn product(&self, a: &[V; D], b: &[V; D]) -> [V; D] {
+    fn product(&self, a: &[V<W>; D], b: &[V<W>; D]) -> [V<W>; D] {
         // SAFETY: a `Lanes` is made only with a `Token`.
         unsafe {
             if D <= INLINE_DIGITS {
@@ -261,52 +428,54 @@ impl<const D: usize> Lanes<D> {
 
 /// [`amm`] as one function per class, for the classes above
 /// [`INLINE_DIGITS`].
-#[target_feature(enable = "avx512f,avx512ifma")]
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 #[inline(never)]
-fn amm_called<const D: usize>(a: &[V; D], b: &[V; D], n: &[V; D], k0: V) -> [V; D] {
-    // SAFETY: this function runs only with AVX-512F and AVX-512 IFMA.
+fn amm_called<W: Vector, const D: usize>(a: &[V<W>; D], b: &[V<W>; D], n: &[V<W>; D], k0: V<W>) -> [V<W>; D] {
+    // SAFETY: this function runs only with AVX-512F, VL and IFMA.
     unsafe { amm(a, b, n, k0) }
 }
 
 /// The kernel layer's select, compiled here with AVX-512 (the lane
 /// operations inline into it).
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn select_lanes<const D: usize>(out: &mut Num<D>, table: &[Num<D>], idx: [u64; LANES]) {
-    select::select(&mut out.0, table, V(load(idx).0));
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn select_lanes<W: Vector, const D: usize>(out: &mut Num<W, D>, table: &[Num<W, D>], idx: [u64; LANES]) {
+    // SAFETY: this function runs only with AVX-512F, VL and IFMA.
+    select::select(&mut out.0, table, V(unsafe { W::load(&idx) }));
 }
 
 /// `out := x·R^-1 mod n`, fully reduced (`MonPro(x, 1)`, then the kernel
 /// layer's final subtraction), stored digit-major.
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn leave<const D: usize>(k: &Lanes<D>, x: &mut Num<D>, out: &mut [[u64; LANES]; D]) {
-    let mut unit = [V::zero(); D];
-    unit[0] = V(_mm512_set1_epi64(1));
-    // SAFETY: this function runs only with AVX-512F and AVX-512 IFMA.
-    let mut y = unsafe { amm(&x.0, &unit, &k.n, k.k0) };
-    let mut reduced = [V::zero(); D];
-    sub_if_not_less(&NoMeter, &mut reduced, &y, V::zero(), &k.n);
-    for (j, v) in reduced.iter().enumerate() {
-        out[j] = store(v.0);
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn leave<W: Vector, const D: usize>(k: &Lanes<W, D>, x: &mut Num<W, D>, out: &mut [[u64; LANES]; D]) {
+    // SAFETY: this function runs only with AVX-512F, VL and IFMA.
+    unsafe {
+        let mut y = amm(&x.0, &unit(), &k.n, k.k0);
+        let mut reduced = [V::zero(); D];
+        sub_if_not_less(&NoMeter, &mut reduced, &y, V::zero(), &k.n);
+        for (j, v) in reduced.iter().enumerate() {
+            out[j] = v.0.store();
+        }
+        y.iter_mut().for_each(Zeroize::zeroize);
+        reduced.iter_mut().for_each(Zeroize::zeroize);
     }
-    y.iter_mut().for_each(Zeroize::zeroize);
-    reduced.iter_mut().for_each(Zeroize::zeroize);
 }
 
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn load(x: [u64; LANES]) -> V {
-    let v = x.map(|w| w as i64);
-    V(_mm512_set_epi64(v[7], v[6], v[5], v[4], v[3], v[2], v[1], v[0]))
+/// The number 1 in every lane, as `D` digits.
+#[inline(always)]
+unsafe fn unit<W: Vector, const D: usize>() -> [V<W>; D] {
+    let mut u = [V::zero(); D];
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
+    u[0] = V(unsafe { W::splat(1) });
+    u
 }
 
 /// `D` vectors whose vector `j` holds `digit(l, j)` in lane `l`.
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn gather<const D: usize>(digit: impl Fn(usize, usize) -> u64) -> [V; D] {
-    core::array::from_fn(|j| load(core::array::from_fn(|l| digit(l, j))))
-}
-
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn store(v: __m512i) -> [u64; LANES] {
-    core::array::from_fn(|l| _mm512_mask_reduce_add_epi64(1 << l, v) as u64)
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+fn gather<W: Vector, const D: usize>(digit: impl Fn(usize, usize) -> u64) -> [V<W>; D] {
+    // SAFETY: this function runs only with AVX-512F, VL and IFMA.
+    core::array::from_fn(|j| {
+        V(unsafe { W::load(&core::array::from_fn(|l| if l < W::LANES { digit(l, j) } else { 0 })) })
+    })
 }
 
 /// Almost-Montgomery product `a·b·R^-1 mod n`, `R = 2^(52·D)`, per lane.
@@ -331,23 +500,23 @@ fn store(v: __m512i) -> [u64; LANES] {
 ///
 /// # Safety
 ///
-/// The CPU must have AVX-512F and AVX-512 IFMA (callers hold a [`Token`]).
+/// The CPU must have AVX-512F, VL and IFMA (callers hold a [`Token`]).
 #[inline(always)]
-unsafe fn amm<const D: usize>(a: &[V; D], b: &[V; D], n: &[V; D], k0: V) -> [V; D] {
-    // SAFETY: the caller's contract: the CPU has AVX-512F and AVX-512 IFMA.
+unsafe fn amm<W: Vector, const D: usize>(a: &[V<W>; D], b: &[V<W>; D], n: &[V<W>; D], k0: V<W>) -> [V<W>; D] {
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
-        let zero = _mm512_setzero_si512();
+        let zero = W::default();
         let mut acc = [zero; D];
         for &V(ai) in a {
-            let t0 = _mm512_madd52lo_epu64(acc[0], ai, b[0].0);
-            let m = _mm512_madd52lo_epu64(zero, t0, k0.0);
-            let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, m, n[0].0));
+            let t0 = W::madd_lo(acc[0], ai, b[0].0);
+            let m = W::madd_lo(zero, t0, k0.0);
+            let carry = W::shr52(W::madd_lo(t0, m, n[0].0));
             for j in 0..D - 1 {
-                let x = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(acc[j + 1], ai, b[j + 1].0), ai, b[j].0);
-                acc[j] = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(x, m, n[j + 1].0), m, n[j].0);
+                let x = W::madd_hi(W::madd_lo(acc[j + 1], ai, b[j + 1].0), ai, b[j].0);
+                acc[j] = W::madd_hi(W::madd_lo(x, m, n[j + 1].0), m, n[j].0);
             }
-            acc[D - 1] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ai, b[D - 1].0), m, n[D - 1].0);
-            acc[0] = _mm512_add_epi64(acc[0], carry);
+            acc[D - 1] = W::madd_hi(W::madd_hi(zero, ai, b[D - 1].0), m, n[D - 1].0);
+            acc[0] = W::add(acc[0], carry);
         }
         normalize(&mut acc);
         acc.map(V)
@@ -361,15 +530,15 @@ unsafe fn amm<const D: usize>(a: &[V; D], b: &[V; D], n: &[V; D], k0: V) -> [V; 
 ///
 /// As [`amm`], which it is inlined into.
 #[inline(always)]
-unsafe fn normalize<const D: usize>(acc: &mut [__m512i; D]) {
-    // SAFETY: the caller's contract: the CPU has AVX-512F.
+unsafe fn normalize<W: Vector, const D: usize>(acc: &mut [W; D]) {
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
-        let mask = _mm512_set1_epi64(MASK as i64);
-        let mut carry = _mm512_setzero_si512();
+        let mask = W::splat(MASK);
+        let mut carry = W::default();
         for digit in acc.iter_mut() {
-            let t = _mm512_add_epi64(*digit, carry);
-            carry = _mm512_srli_epi64::<52>(t);
-            *digit = _mm512_and_si512(t, mask);
+            let t = W::add(*digit, carry);
+            carry = W::shr52(t);
+            *digit = W::and(t, mask);
         }
     }
 }
