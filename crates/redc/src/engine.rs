@@ -297,9 +297,10 @@ pub fn set_default_engine(engine: Engine) -> Result<(), Engine> {
 ///
 /// The detected engine ([`Engine::detect`]) also sends a size class with
 /// at most [`SMALL_CLASS`] jobs (and no more than there are threads) to the
-/// scalar kernels, one job per core: a lone exponentiation finishes sooner
-/// there than in a lane group, which takes as long for one lane as for
-/// eight. An engine asked for by name runs every job it can on that backend.
+/// scalar kernels, one job per core, when the backend says a lone
+/// exponentiation of that class finishes sooner there
+/// ([`Backend::few_faster_on_scalar`]; on IFMA, the classes
+/// which have no 2-way kernel: above 3,118 bits). An engine asked for by name runs every job it can on that backend.
 #[derive(Debug, Clone)]
 pub struct Engine {
     backends: Vec<Arc<dyn DynBackend>>,
@@ -505,9 +506,10 @@ impl Engine {
     }
 
     /// Run checked inputs: group them by route, move classes of at most
-    /// [`SMALL_CLASS`] jobs to the scalar kernels on the detected engine,
-    /// chunk by group size, and run the CPU groups in parallel beside the
-    /// device's launches.
+    /// [`SMALL_CLASS`] jobs to the scalar kernels on the detected engine
+    /// (where the backend says they run faster there), chunk by group size,
+    /// and run the CPU groups in parallel beside the device's launches (one
+    /// CPU group alone on the caller's thread).
     fn run(&self, inputs: &[Result<Input<'_>, EngineError>], vartime: bool) -> Vec<Result<SecretNat, EngineError>> {
         let mut out: Vec<Result<SecretNat, EngineError>> = inputs
             .iter()
@@ -529,9 +531,9 @@ impl Engine {
             0
         };
         let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
-        for ((backend, _), members) in by_route {
+        for ((backend, class), members) in by_route {
             let b = &self.backends[backend];
-            if backend != scalar && b.on_cpu() && members.len() <= small {
+            if backend != scalar && b.on_cpu() && members.len() <= small && b.few_faster_on_scalar(class) {
                 groups.extend(members.into_iter().map(|i| (scalar, vec![i])));
             } else {
                 groups.extend(members.chunks(b.group_size().max(1)).map(|c| (backend, c.to_vec())));
@@ -559,10 +561,16 @@ impl Engine {
             };
             members.iter().copied().zip(answers).collect::<Vec<_>>()
         };
-        let (cpu, device) = rayon::join(
-            || cpu.par_iter().flat_map_iter(run_group).collect::<Vec<_>>(),
-            || device.iter().flat_map(run_group).collect::<Vec<_>>(),
-        );
+        // One CPU group alone runs on the caller's thread: no hand-off to
+        // the pool.
+        let (cpu, device) = if cpu.len() <= 1 && device.is_empty() {
+            (cpu.iter().flat_map(run_group).collect(), Vec::new())
+        } else {
+            rayon::join(
+                || cpu.par_iter().flat_map_iter(run_group).collect::<Vec<_>>(),
+                || device.iter().flat_map(run_group).collect::<Vec<_>>(),
+            )
+        };
         for (i, x) in cpu.into_iter().chain(device) {
             out[i] = x;
         }

@@ -67,6 +67,14 @@ pub trait Backend: Send + Sync + core::fmt::Debug + 'static {
         true
     }
 
+    /// Whether one or two jobs of `class` finish sooner on the scalar
+    /// kernels, one per core, than as a group here (default: true, for a
+    /// backend whose group takes as long for one lane as for all).
+    fn few_faster_on_scalar(&self, class: usize) -> bool {
+        let _ = class;
+        true
+    }
+
     /// The size class of a modulus below `2^size_bits` (a public bound on
     /// its length), or `None` when it is too large for this backend. Jobs
     /// of one class share a group.
@@ -98,6 +106,7 @@ pub(crate) trait DynBackend: Send + Sync + core::fmt::Debug {
     fn group_size(&self) -> usize;
     fn on_cpu(&self) -> bool;
     fn class(&self, size_bits: usize) -> Option<usize>;
+    fn few_faster_on_scalar(&self, class: usize) -> bool;
     fn prepare(&self, c: &Arc<Consts>, class: usize) -> Box<AnyCtx>;
     /// [`Backend::pow`] (`vartime` false) or [`Backend::pow_vartime`]; a
     /// context of another backend is an error.
@@ -122,6 +131,9 @@ impl<B: Backend> DynBackend for B {
     }
     fn class(&self, size_bits: usize) -> Option<usize> {
         Backend::class(self, size_bits)
+    }
+    fn few_faster_on_scalar(&self, class: usize) -> bool {
+        Backend::few_faster_on_scalar(self, class)
     }
     fn prepare(&self, c: &Arc<Consts>, class: usize) -> Box<AnyCtx> {
         Box::new(Backend::prepare(self, c, class))

@@ -42,6 +42,8 @@ use core::arch::x86_64::{
 };
 use zeroize::{DefaultIsZeroes, Zeroize};
 
+pub(super) mod pairs;
+
 /// The most exponentiations per vector (of [`Z`]); a group's inputs and
 /// outputs are arrays of this many lanes, of which a [`Y`] kernel uses the
 /// first four.
