@@ -336,17 +336,31 @@ fn pow_avx512<W: Vector, const D: usize>(
     out: &mut [[u64; LANES]; D],
 ) {
     let mut k: Lanes<W, D> = Lanes::new(token, input);
-    let mut b = Num(gather::<W, D>(|l, j| limbs::window(input.base[l], j * DIGIT, DIGIT)));
-    let mut r2 = k.r2;
-    k.mul(&mut b, &r2);
-    r2.zeroize();
-    let mut x = match *exps {
-        Exponents::Windows { width, digits } => window::pow(&mut k, &b, width, digits.len(), |w| digits[w], &mut ()),
-        Exponents::Shared { width, exp } => sliding::pow_vartime(&mut k, &b, exp, width, &mut ()),
-    };
-    b.zeroize();
+    let b = Num(gather::<W, D>(|l, j| limbs::window(input.base[l], j * DIGIT, DIGIT)));
+    let r2 = k.r2;
+    let mut x = exponentiate(&mut k, b, r2, exps);
     leave(&k, &mut x, out);
     x.zeroize();
+}
+
+/// `b·R mod n` (one product with `r2 = R^2 mod n`) raised to the lanes'
+/// exponents by the kernel layer's drivers, for every kernel of this
+/// backend; `b` and `r2` are wiped.
+#[inline(always)]
+fn exponentiate<K: Kernel<Index = [u64; LANES]>>(
+    k: &mut K,
+    mut b: K::Elem,
+    mut r2: K::Elem,
+    exps: &Exponents<'_>,
+) -> K::Elem {
+    k.mul(&mut b, &r2);
+    r2.zeroize();
+    let x = match *exps {
+        Exponents::Windows { width, digits } => window::pow(k, &b, width, digits.len(), |w| digits[w], &mut ()),
+        Exponents::Shared { width, exp } => sliding::pow_vartime(k, &b, exp, width, &mut ()),
+    };
+    b.zeroize();
+    x
 }
 
 impl<W: Vector, const D: usize> Drop for Lanes<W, D> {

@@ -23,11 +23,11 @@
 //! step is bound by the multiply-adds: `4·D/2 + 4` per step on two ports.
 #![allow(unsafe_code)]
 
-use super::{DIGIT, Exponents, Input, LANES, MASK, Token, V, Vector, Y};
+use super::{DIGIT, Exponents, Input, LANES, MASK, Token, V, Vector, Y, exponentiate};
 use crate::kernel::limb::Limb;
 use crate::kernel::meter::NoMeter;
 use crate::kernel::subtract::sub_if_not_less;
-use crate::kernel::{Kernel, select, sliding, window};
+use crate::kernel::{Kernel, select};
 use crate::nat::limbs;
 use core::arch::x86_64::{
     _mm256_alignr_epi64, _mm256_cmpeq_epi64_mask, _mm256_cmpgt_epu64_mask, _mm256_mask_add_epi64,
@@ -93,15 +93,9 @@ fn pow_avx512<const D: usize, const H: usize>(
     out: &mut [[u64; LANES]; D],
 ) {
     let mut k = Pairs::<H>::new(token, input);
-    let mut b = gather::<H>(|l, j| limbs::window(input.base[l], j * DIGIT, DIGIT));
-    let mut r2 = k.r2;
-    k.mul(&mut b, &r2);
-    r2.zeroize();
-    let mut x = match *exps {
-        Exponents::Windows { width, digits } => window::pow(&mut k, &b, width, digits.len(), |w| digits[w], &mut ()),
-        Exponents::Shared { width, exp } => sliding::pow_vartime(&mut k, &b, exp, width, &mut ()),
-    };
-    b.zeroize();
+    let b = gather::<H>(|l, j| limbs::window(input.base[l], j * DIGIT, DIGIT));
+    let r2 = k.r2;
+    let mut x = exponentiate(&mut k, b, r2, exps);
     // SAFETY: this function runs only with AVX-512F, VL and IFMA.
     unsafe {
         let mut y = amm(&x, &unit(), &k);
