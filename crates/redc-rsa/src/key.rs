@@ -13,6 +13,7 @@
 //! the secrets.
 
 use crate::Num;
+use crate::blinding::Blinding;
 use crate::error::{Error, Result};
 use redc::{Domain, Engine, EngineError, Prepared, Residue, SecretNat};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -183,6 +184,8 @@ pub(crate) struct Prime<M> {
     pub(crate) domain: Domain<M>,
     /// `d_i = d mod (r_i - 1)`.
     pub(crate) exp: SecretNat,
+    /// `r_i - 2`, the exponent of an inversion by Fermat.
+    pub(crate) fermat: SecretNat,
     /// A public bound on the prime's bit length (see [`prime_bounds`]).
     pub(crate) bound: usize,
 }
@@ -193,6 +196,7 @@ impl<M> Clone for Prime<M> {
             value: self.value.clone(),
             domain: self.domain.clone(),
             exp: self.exp.clone(),
+            fermat: self.fermat.clone(),
             bound: self.bound,
         }
     }
@@ -237,6 +241,8 @@ pub struct RsaPrivateKey {
     pub(crate) crt: Box<CrtValues>,
     /// The primes prepared for each engine used, in order.
     prepared: EngineCache<Vec<Prepared>>,
+    /// The blinding chain of the private operation.
+    pub(crate) blinding: Blinding,
 }
 
 /// The primes of a private key with their CRT values.
@@ -274,6 +280,7 @@ fn prime<M>(p: &Num, exp: &Num, i: usize, bound: usize) -> Result<Prime<M>> {
     let domain = Domain::new(&value).map_err(|err| Error::InvalidKey(format!("prime {}: {err}", i + 1)))?;
     Ok(Prime {
         exp: secret(exp, value.len())?,
+        fermat: value.wrapping_sub_small(2),
         value,
         domain,
         bound,
@@ -374,6 +381,7 @@ impl RsaPrivateKey {
             }),
             public,
             prepared: EngineCache::default(),
+            blinding: Blinding::default(),
         })
     }
 
@@ -399,6 +407,13 @@ impl RsaPrivateKey {
         let c = &self.crt;
         let others = c.others.iter().map(|o| &o.prime.exp);
         [&c.p.exp, &c.q.exp].into_iter().chain(others).collect()
+    }
+
+    /// `r_i - 2` for each prime: the exponents of inversions by Fermat.
+    pub(crate) fn fermat_exponents(&self) -> Vec<&SecretNat> {
+        let c = &self.crt;
+        let others = c.others.iter().map(|o| &o.prime.fermat);
+        [&c.p.fermat, &c.q.fermat].into_iter().chain(others).collect()
     }
 
     /// The CRT coefficients: `qInv` then `t_3, t_4, ...` (RFC 8017 §3.2).

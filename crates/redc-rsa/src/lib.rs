@@ -6,6 +6,7 @@
 //! | [`key`] | keys: the numbers, validation, the prepared moduli |
 //! | `crt` | CRT: residues, Garner, the FDFM form of 001_24b3bbce8c558126.txt §4 |
 //! | [`primitive`] | I2OSP/OS2IP, RSAEP/RSADP single and batch (blinding, the e-check) |
+//! | `blinding` | a key's blinding chain `(r^e, r^-1)`, renewed by squaring |
 //! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes |
 //! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
 //! | [`keygen`], [`encoding`], [`envelope`] | key generation, key files, the file envelope |
@@ -20,6 +21,7 @@
 //! (reductions into each prime, Garner, blinding) runs on the same
 //! constant-time 64-bit kernels.
 
+mod blinding;
 mod crt;
 pub mod encoding;
 pub mod envelope;

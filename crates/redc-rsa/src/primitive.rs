@@ -3,7 +3,8 @@
 //! operation RSADP/RSASP1 (§5.1.2, §5.2.1), each for one input on the
 //! [`default_engine`] or for a batch on any [`Engine`].
 //!
-//! The private operation blinds its input with a fresh random `r^e`, runs
+//! The private operation blinds its input with a random `r^e` (the key's
+//! blinding chain, or a fresh `r`), runs
 //! the CRT halves as constant-time engine jobs, recombines them by Garner
 //! (module `crt`), checks the result with the public exponent before it
 //! is released (the Bellcore fault attack) and returns a [`SecretNat`]: see
@@ -58,7 +59,7 @@ impl RsaPublicKey {
 
 impl RsaPrivateKey {
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `c^d mod n` for `c < n`,
-    /// blinded with a fresh `r`, by Garner's CRT, and checked with the
+    /// blinded (the key's blinding chain), by Garner's CRT, and checked with the
     /// public exponent before it is returned: a batch of one on
     /// [`default_engine`] (see the steps in `primitive/private.rs`).
     pub fn rsadp(&self, c: &Num, rng: &mut impl CryptoRngCore) -> Result<SecretNat> {
@@ -74,7 +75,8 @@ impl RsaPrivateKey {
 
 /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1) for every input, in order, on
 /// `engine`: CRT with Garner's formula over every prime, blinded with a
-/// fresh `r` per input, checked with the public exponent (see the steps in `primitive/private.rs`).
+/// pair `(r^e, r^-1)` per input (the key's chain, then fresh ones),
+/// checked with the public exponent (see the steps in `primitive/private.rs`).
 /// Each answer is `c^d mod n` in `n`'s digit count, or the error of that input.
 pub fn rsa_private_batch(
     engine: &Engine,

@@ -2,38 +2,43 @@
 //! inputs on the engine, in five steps, each one engine call or one
 //! parallel pass:
 //!
-//! 1. blinding: a fresh uniform `r` per input and `c' = c·r^e mod n`, the
-//!    `r^e` of the whole batch as ONE public-exponent engine batch; the
-//!    `r^-1` by Montgomery's batch-inversion trick, with one variable-time
-//!    inversion per batch whose input is a uniformly random unit — or, when
-//!    the CRT jobs of step 2 fill at most half of the lanes (a batch of one
-//!    on IFMA), by Fermat, `(r mod r_i)^(r_i - 2) mod r_i`, as more lane jobs
-//!    of step 2 (idle lanes cost nothing) recombined like the halves;
+//! 1. blinding: each input takes the next pair `(r^e, r^-1)` of the key's
+//!    blinding chain (module `blinding`) while it has uses left; the others
+//!    draw a fresh uniform `r` and get `r^e` from ONE public-exponent engine
+//!    batch; `c' = c·r^e mod n`;
 //! 2. CRT halves: `(c' mod r_i)^(d mod (r_i - 1)) mod r_i` for every input
 //!    and every prime as separate lane jobs of ONE secret engine batch (the
 //!    bound `exp_bits` is the public length of `r_i`): the halves of one
 //!    operation are lanes of one group, eight lanes hold four two-prime
-//!    operations, and a batch of one runs its halves side by side;
+//!    operations, and a batch of one runs its halves side by side. The
+//!    fresh `r`s are inverted in the same batch, by Montgomery's trick and
+//!    ONE constant-time inversion of their product `P` by Fermat,
+//!    `(P mod r_i)^(r_i - 2) mod r_i`, as more lane jobs recombined like
+//!    the halves (no variable-time inversion anywhere);
 //! 3. Garner's recombination ([`crate::crt::recombine`]);
-//! 4. the check `y^e = c' (mod n)` of every result as ONE public-exponent
-//!    engine batch (the Bellcore fault attack): a mismatch is
-//!    [`Error::FaultDetected`] for that input, and nothing is released;
-//! 5. unblinding, `m = y·r^-1 mod n`, after checking `r·r^-1 = 1`.
+//! 4. unblinding, `m = y·r^-1 mod n`;
+//! 5. the check `m^e = c (mod n)` of every result as ONE public-exponent
+//!    engine batch: it catches a fault in any step before (the Bellcore
+//!    attack on the halves, a wrong `r^e` or `r^-1`); a mismatch is
+//!    [`Error::FaultDetected`] for that input, nothing of it is released,
+//!    and the key's blinding chain is dropped. A fresh pair that passed
+//!    renews the chain.
 //!
 //! Every value is a [`SecretNat`] or a [`Residue`] modulo `n`; the glue
 //! (reductions, products, Garner) runs on the same 64-bit kernels as the
 //! exponentiations. [`CrtMode::Fdfm`] and [`CrtMode::Plain`] (comparison
-//! modes) replace steps 2 and 3 by their scalar code. An input that is not
-//! below `n` gets [`Error::OutOfRange`] and leaves the others alone.
+//! modes) replace the halves and Garner by their scalar code. An input that
+//! is not below `n` gets [`Error::OutOfRange`] and leaves the others alone.
 
 use super::{fail_all, in_range, on_ok, pow_e};
 use crate::Num;
+use crate::blinding::Pair;
 use crate::crt::{self, CrtMode};
 use crate::error::{Error, Result};
-use crate::key::{N, RsaPrivateKey, RsaPublicKey};
+use crate::key::{N, RsaPrivateKey};
 use rand_core::CryptoRngCore;
 use rayon::prelude::*;
-use redc::{Domain, Engine, EngineError, PowJob, Residue, SecretNat};
+use redc::{Engine, EngineError, PowJob, Residue, SecretNat};
 use subtle::ConstantTimeEq;
 
 /// The private batch of the module documentation, with `mode`'s way of
@@ -45,83 +50,73 @@ pub(crate) fn private_batch(
     mode: CrtMode,
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<SecretNat>> {
-    let public = key.public_key();
-    let blinded = on_ok(in_range(public.n(), inputs), |cs| {
-        // When the CRT jobs fill at most half of the lanes (a batch of one
-        // on IFMA), r^-1 comes from Fermat in the idle lanes, for free;
-        // otherwise from one batch inversion.
-        let in_lanes = mode == CrtMode::Garner && 2 * cs.len() * key.primes().len() <= engine.lanes();
-        blind(engine, public, &cs, !in_lanes, rng)
+    let blinded = on_ok(in_range(key.public_key().n(), inputs), |cs| {
+        blind(engine, key, &cs, rng)
     });
     let raw = on_ok(blinded, |ops| match mode {
-        CrtMode::Garner => halves(engine, key, ops),
-        CrtMode::Fdfm => ops
-            .into_par_iter()
-            .map(|mut op| {
-                op.y = crt::fdfm(key, &op.x)?;
-                Ok(op)
-            })
-            .collect(),
-        CrtMode::Plain => ops
-            .into_par_iter()
-            .map(|mut op| {
-                op.y = crt::plain(key, &op.x);
-                Ok(op)
-            })
-            .collect(),
+        CrtMode::Garner => halves(engine, key, ops, true),
+        scalar => {
+            let ops = ops
+                .into_par_iter()
+                .map(|mut op| {
+                    op.y = match scalar {
+                        CrtMode::Fdfm => crt::fdfm(key, &op.x)?,
+                        _ => crt::plain(key, &op.x),
+                    };
+                    Ok(op)
+                })
+                .collect();
+            on_ok(ops, |ops| halves(engine, key, ops, false))
+        }
     });
-    let checked = on_ok(raw, |ops| check(engine, public, ops));
-    let n = public.domain();
-    on_ok(checked, |ops| ops.into_par_iter().map(|op| unblind(n, &op)).collect())
+    on_ok(raw, |ops| check(engine, key, ops))
 }
 
 /// One private operation in flight.
 struct Op {
-    /// The blinding factor `r`, uniform in `[1, n)`.
-    r: SecretNat,
-    /// `r^-1 mod n` in Montgomery form: from the batch inversion, or (while
-    /// `None`) still to come from the CRT lanes.
+    /// The input `c < n`, in `n`'s digit count.
+    c: SecretNat,
+    /// Its blinding factor `r` and `r^e`, in Montgomery form.
+    r: Residue<N>,
+    r_e: Residue<N>,
+    /// `r^-1` in Montgomery form; `None` while it is still to come from the
+    /// inversion of step 2 (a freshly drawn `r`).
     r_inv: Option<Residue<N>>,
+    /// Whether `r` was drawn for this batch (and may renew the chain).
+    fresh: bool,
     /// The blinded input `c' = c·r^e mod n`.
     x: SecretNat,
     /// `c'^d mod n` once computed (zero before).
     y: SecretNat,
 }
 
-/// Step 1: blind every input `c < n` with a fresh `r`; with `invert`, find
-/// every `r^-1` too (one batch inversion).
-fn blind(
-    engine: &Engine,
-    public: &RsaPublicKey,
-    cs: &[&Num],
-    invert: bool,
-    rng: &mut impl CryptoRngCore,
-) -> Vec<Result<Op>> {
-    let n = match public.prepared(engine) {
-        Ok(n) => n,
+/// Step 1: blind every input `c < n` with the key's chain or a fresh `r`.
+fn blind(engine: &Engine, key: &RsaPrivateKey, cs: &[&Num], rng: &mut impl CryptoRngCore) -> Vec<Result<Op>> {
+    let public = key.public_key();
+    let n = public.domain();
+    let chained = key.blinding.take(n, cs.len());
+    let fresh = match draw(engine, key, cs.len() - chained.len(), rng) {
+        Ok(fresh) => fresh,
         Err(e) => return fail_all(cs.len(), &e),
     };
-    let (rs, inverses) = match draw(public, cs.len(), invert, rng) {
-        Ok(drawn) => drawn,
-        Err(e) => return fail_all(cs.len(), &e),
-    };
-    let r_e = pow_e(engine, &n, public.e(), &rs.iter().collect::<Vec<_>>());
-    let inverses: Vec<Option<Residue<N>>> = match inverses {
-        Some(inverses) => inverses.into_iter().map(Some).collect(),
-        None => rs.iter().map(|_| None).collect(),
-    };
-    let (domain, len) = (public.domain(), public.n().digits().len());
+    let pairs = chained
+        .into_iter()
+        .map(|p| Ok((p.r, p.r_e, Some(p.r_inv))))
+        .chain(fresh.into_iter().map(|p| p.map(|(r, r_e)| (r, r_e, None))));
+    let len = public.n().digits().len();
     cs.par_iter()
-        .zip(rs)
-        .zip(inverses)
-        .zip(r_e)
-        .map(|(((c, r), r_inv), r_e)| {
-            // c·r^e: c < n as a number of n's digit count (checked), r^e in
-            // Montgomery form, one product gives the plain product.
+        .zip(pairs.collect::<Vec<_>>())
+        .map(|(c, pair)| {
+            let (r, r_e, r_inv) = pair?;
+            // c < n in n's digit count (checked); r^e in Montgomery form:
+            // one product gives the plain c·r^e.
             let c = SecretNat::from_nat(c, len).ok_or(Error::OutOfRange)?;
-            let x = domain.mul_plain(&c, &domain.enter(&r_e?)).ok_or(Error::FaultDetected)?;
+            let x = n.mul_plain(&c, &r_e).ok_or(Error::FaultDetected)?;
             Ok(Op {
+                c,
+                fresh: r_inv.is_none(),
                 r,
+                r_e,
                 r_inv,
                 x,
                 y: SecretNat::zero(len),
@@ -130,165 +125,265 @@ fn blind(
         .collect()
 }
 
-/// Blinding factors, and their inverses modulo `n` when drawn together.
-type Drawn = (Vec<SecretNat>, Option<Vec<Residue<N>>>);
+/// A fresh blinding factor `r` and `r^e`, in Montgomery form.
+type Drawn = (Residue<N>, Residue<N>);
 
-/// `count` blinding factors `r`, uniform in `[1, n)`, and with `invert`
-/// their inverses modulo `n` in Montgomery form.
-fn draw(public: &RsaPublicKey, count: usize, invert: bool, rng: &mut impl CryptoRngCore) -> Result<Drawn> {
-    let n = public.n();
-    let random = |rng: &mut _| SecretNat::random_below(n, rng).map_err(|_| Error::Rng);
-    loop {
-        let rs = (0..count).map(|_| random(rng)).collect::<Result<Vec<_>>>()?;
-        if !invert {
-            return Ok((rs, None));
-        }
-        let a = random(rng)?;
-        if let Some(inverses) = invert_all(public, &rs, &a) {
-            return Ok((rs, Some(inverses)));
-        }
+/// `count` fresh blinding factors `r`, uniform in `[1, n)`, with `r^e` (one
+/// public-exponent engine batch), both in Montgomery form.
+fn draw(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    count: usize,
+    rng: &mut impl CryptoRngCore,
+) -> Result<Vec<Result<Drawn>>> {
+    if count == 0 {
+        return Ok(Vec::new());
     }
-}
-
-/// Montgomery's batch-inversion trick: `r_i^-1 mod n` in Montgomery form
-/// for every `r_i` from ONE inversion, of `(r_1···r_k)·a` with `a` uniform
-/// and independent, so that the variable-time inversion sees only a
-/// uniformly random unit. `None` when that product is not a unit (a
-/// random value sharing a prime with `n`: negligible).
-fn invert_all(public: &RsaPublicKey, rs: &[SecretNat], a: &SecretNat) -> Option<Vec<Residue<N>>> {
+    let public = key.public_key();
+    let n = public.prepared(engine)?;
+    let rs = (0..count)
+        .map(|_| SecretNat::random_below(public.n(), rng).map_err(|_| Error::Rng))
+        .collect::<Result<Vec<_>>>()?;
+    let r_e = pow_e(engine, &n, public.e(), &rs.iter().collect::<Vec<_>>());
     let n = public.domain();
-    let rs: Vec<Residue<N>> = rs.par_iter().map(|r| n.enter(r)).collect();
-    // prefix[i] = r_1···r_(i+1), in Montgomery form.
-    let mut prefix: Vec<Residue<N>> = Vec::with_capacity(rs.len());
-    for r in &rs {
-        let next = match prefix.last() {
-            Some(p) => n.mul(p, r),
-            None => r.clone(),
-        };
-        prefix.push(next);
-    }
-    let Some(all) = prefix.last() else {
-        return Some(Vec::new());
-    };
-    let alpha = n.enter(a);
-    // The masked product leaves the private path: it is a uniform unit.
-    let masked = n.leave(&n.mul(all, &alpha)).reveal();
-    let inv = masked.inv_mod(public.n())?;
-    let inv = SecretNat::from_nat(&inv, public.n().digits().len())?;
-    // (Π r · a)^-1 · a = (Π r)^-1, in Montgomery form.
-    let mut acc = n.mul(&n.enter(&inv), &alpha);
-    // Walk back: r_i^-1 = (r_1···r_i)^-1 · (r_1···r_(i-1)).
-    let mut inverses = Vec::with_capacity(rs.len());
-    for i in (1..rs.len()).rev() {
-        inverses.push(n.mul(&acc, &prefix[i - 1]));
-        acc = n.mul(&acc, &rs[i]);
-    }
-    inverses.push(acc);
-    inverses.reverse();
-    Some(inverses)
+    Ok(rs
+        .par_iter()
+        .zip(r_e)
+        .map(|(r, r_e)| Ok((n.enter(r), n.enter(&r_e?))))
+        .collect())
 }
 
-/// Steps 2 and 3 with Garner's formula: every half of every operation in
-/// one secret engine batch, then the recombination. An operation still
-/// without `r^-1` adds the lane jobs `(r mod p_i)^(p_i - 2) mod p_i`
-/// (Fermat) and recombines them into `r^-1 mod n`.
-fn halves(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<Op>> {
+/// Steps 2 and 3: with `with_x`, every half of every operation in one
+/// secret engine batch and Garner's recombination; in the same batch, the
+/// Fermat jobs `(P mod r_i)^(r_i - 2) mod r_i` of the product `P` of the
+/// fresh `r`s, recombined into `P^-1` and walked back into each `r^-1`
+/// (Montgomery's trick).
+fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) -> Vec<Result<Op>> {
     let primes = match key.prepared_primes(engine) {
         Ok(p) => p,
         Err(e) => return fail_all(ops.len(), &e),
     };
-    let exps = key.crt_exponents();
-    let fermat: Vec<SecretNat> = key.primes().iter().map(|p| p.wrapping_sub_small(2)).collect();
-    // Per operation: x mod p_i, and r mod p_i while r^-1 is missing.
-    let residues: Vec<(Vec<SecretNat>, Vec<SecretNat>)> = ops
-        .par_iter()
-        .map(|op| {
-            let rs = if op.r_inv.is_none() {
-                crt::residues(key, &op.r)
-            } else {
-                Vec::new()
-            };
-            (crt::residues(key, &op.x), rs)
-        })
-        .collect();
-    let jobs: Vec<PowJob<'_>> = residues
-        .iter()
-        .flat_map(|(xs, rs)| {
-            let x_jobs = xs.iter().zip(&exps).map(|(x, d)| (x, *d));
-            let r_jobs = rs.iter().zip(&fermat);
-            x_jobs
-                .chain(r_jobs)
-                .zip(primes.iter().cycle())
-                .map(|((base, exp), p)| PowJob {
-                    base,
-                    exp,
-                    // The prime's public bound (`d_i`, `r_i - 2 < r_i`).
-                    exp_bits: p.bits(),
-                    modulus: p,
-                })
-        })
-        .collect();
-    let mut answers = engine.pow(&jobs).into_iter();
-    type Halves = core::result::Result<Vec<SecretNat>, EngineError>;
-    let per_op: Vec<(Halves, Halves)> = residues
-        .iter()
-        .map(|(xs, rs)| {
-            let ys = answers.by_ref().take(xs.len()).collect();
-            (ys, answers.by_ref().take(rs.len()).collect())
-        })
-        .collect();
     let n = key.public_key().domain();
-    ops.into_par_iter()
-        .zip(per_op)
-        .map(|(mut op, (ys, r_invs))| {
-            op.y = crt::recombine(key, &ys?)?;
-            let r_invs = r_invs?;
-            if !r_invs.is_empty() {
-                op.r_inv = Some(n.enter(&crt::recombine(key, &r_invs)?));
+    // prefix[i] = the product of the first i + 1 fresh r, in Montgomery form.
+    let fresh: Vec<usize> = (0..ops.len()).filter(|&i| ops[i].r_inv.is_none()).collect();
+    let mut prefix: Vec<Residue<N>> = Vec::with_capacity(fresh.len());
+    for &i in &fresh {
+        let r = &ops[i].r;
+        prefix.push(prefix.last().map_or_else(|| r.clone(), |p| n.mul(p, r)));
+    }
+    let xs: Vec<Vec<SecretNat>> = if with_x {
+        ops.par_iter().map(|op| crt::residues(key, &op.x)).collect()
+    } else {
+        Vec::new()
+    };
+    let ps = prefix
+        .last()
+        .map(|p| crt::residues(key, &n.leave(p)))
+        .unwrap_or_default();
+    let exps = key.crt_exponents();
+    let fermat = key.fermat_exponents();
+    let jobs: Vec<PowJob<'_>> = xs
+        .iter()
+        .flat_map(|xs| xs.iter().zip(exps.iter().copied()))
+        .chain(ps.iter().zip(fermat))
+        .zip(primes.iter().cycle())
+        .map(|((base, exp), p)| PowJob {
+            base,
+            exp,
+            // The prime's public bound (`d_i`, `r_i - 2 < r_i`).
+            exp_bits: p.bits(),
+            modulus: p,
+        })
+        .collect();
+    let answers = if jobs.is_empty() { Vec::new() } else { engine.pow(&jobs) };
+    let mut answers = answers.into_iter();
+    type Halves = core::result::Result<Vec<SecretNat>, EngineError>;
+    let ys: Vec<Halves> = xs.iter().map(|xs| answers.by_ref().take(xs.len()).collect()).collect();
+    // (P)^-1, then r_i^-1 = P_i^-1 · P_(i-1) and P_(i-1)^-1 = P_i^-1 · r_i.
+    let inverse = (!fresh.is_empty()).then(|| -> Result<Residue<N>> {
+        let halves: Halves = answers.collect();
+        Ok(n.enter(&crt::recombine(key, &halves?)?))
+    });
+    let mut failed: Option<Error> = None;
+    match inverse {
+        Some(Ok(mut acc)) => {
+            for k in (1..fresh.len()).rev() {
+                let next = n.mul(&acc, &ops[fresh[k]].r);
+                ops[fresh[k]].r_inv = Some(n.mul(&acc, &prefix[k - 1]));
+                acc = next;
+            }
+            ops[fresh[0]].r_inv = Some(acc);
+        }
+        Some(Err(e)) => failed = Some(e),
+        None => {}
+    }
+    let mut ys = ys.into_iter();
+    ops.into_iter()
+        .map(|mut op| {
+            if op.r_inv.is_none() {
+                return Err(failed.clone().unwrap_or(Error::FaultDetected));
+            }
+            if let Some(halves) = ys.next() {
+                op.y = crt::recombine(key, &halves?)?;
             }
             Ok(op)
         })
         .collect()
 }
 
-/// Step 4: `y^e mod n` for every result as one public-exponent engine
-/// batch; only the results that give back their blinded input go on.
-fn check(engine: &Engine, public: &RsaPublicKey, ops: Vec<Op>) -> Vec<Result<Op>> {
+/// Steps 4 and 5: unblind every result, `m = y·r^-1` (one product of the
+/// plain `y` by `r^-1` in Montgomery form), then check `m^e = c` as one
+/// public-exponent engine batch; only the results that give back their
+/// input are released. A fresh pair that passed renews the key's chain; a
+/// fault drops it.
+fn check(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<SecretNat>> {
+    let public = key.public_key();
     let n = match public.prepared(engine) {
         Ok(n) => n,
         Err(e) => return fail_all(ops.len(), &e),
     };
-    let ys: Vec<&SecretNat> = ops.iter().map(|op| &op.y).collect();
-    let back = pow_e(engine, &n, public.e(), &ys);
-    ops.into_iter()
-        .zip(back)
-        .map(|(op, back)| match back {
-            Ok(x) if bool::from(x.ct_eq(&op.x)) => Ok(op),
-            // A wrong result, or one not below n.
-            _ => Err(Error::FaultDetected),
+    let domain = public.domain();
+    let ms: Vec<Result<(Op, SecretNat)>> = ops
+        .into_par_iter()
+        .map(|op| {
+            let r_inv = op.r_inv.as_ref().ok_or(Error::FaultDetected)?;
+            let m = domain.mul_plain(&op.y, r_inv).ok_or(Error::FaultDetected)?;
+            Ok((op, m))
         })
-        .collect()
-}
-
-/// Step 5: `m = y·r^-1 mod n`, one Montgomery product of the plain `y` by
-/// `r^-1` in Montgomery form, after checking `r·r^-1 = 1` the same way: a
-/// fault in `r^-1` (or an `r` that shares a prime with `n`) would otherwise
-/// slip past the check of step 4.
-fn unblind(n: &Domain<N>, op: &Op) -> Result<SecretNat> {
-    let r_inv = op.r_inv.as_ref().ok_or(Error::FaultDetected)?;
-    let one = n.mul_plain(&op.r, r_inv).ok_or(Error::FaultDetected)?;
-    if !bool::from(one.ct_eq(&SecretNat::from_limbs(vec![1]))) {
-        return Err(Error::FaultDetected);
+        .collect();
+    let checked = on_ok(ms, |ms| {
+        let back = pow_e(engine, &n, public.e(), &ms.iter().map(|(_, m)| m).collect::<Vec<_>>());
+        ms.into_iter()
+            .zip(back)
+            .map(|((op, m), back)| match back {
+                Ok(c) if bool::from(c.ct_eq(&op.c)) => Ok((op, m)),
+                // A wrong result, or one not below n.
+                _ => Err(Error::FaultDetected),
+            })
+            .collect()
+    });
+    if checked
+        .iter()
+        .any(|m| m.as_ref().is_err_and(|e| *e == Error::FaultDetected))
+    {
+        key.blinding.clear();
+    } else if let Some(Ok((op, _))) = checked.iter().find(|m| m.as_ref().is_ok_and(|(op, _)| op.fresh))
+        && let Some(r_inv) = &op.r_inv
+    {
+        key.blinding.renew(
+            domain,
+            &Pair {
+                r: op.r.clone(),
+                r_e: op.r_e.clone(),
+                r_inv: r_inv.clone(),
+            },
+        );
     }
-    n.mul_plain(&op.y, r_inv).ok_or(Error::FaultDetected)
+    checked.into_iter().map(|m| m.map(|(_, m)| m)).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::blinding::USES;
     use crate::hazmat::rsadp_with;
     use rand_core::OsRng;
     use redc::engine::{backend_names, default_engine};
+
+    /// `c^d mod n` by num-bigint's oracle in `redc::modpow`'s reference path.
+    fn oracle(key: &RsaPrivateKey, c: &Num) -> Num {
+        let n = key.public_key().n();
+        redc::modpow(c, &key.d().reveal(), n, redc::PowOptions::default(), None).unwrap()
+    }
+
+    #[test]
+    fn the_blinding_chain_serves_renews_and_is_shared_between_threads() {
+        let (key, c, expect) = crate::test_key();
+        let n = key.public_key().domain();
+        // Empty: the first operation draws r, inverts it by Fermat in the
+        // lanes and leaves its square in the chain, with USES - 1 uses.
+        assert!(key.blinding.take(n, 1).is_empty());
+        assert_eq!(key.rsadp(&c, &mut OsRng).unwrap().reveal(), expect);
+        let pairs = key.blinding.take(n, 2 * USES as usize);
+        assert_eq!(pairs.len(), USES as usize - 1, "one use went to the batch that drew r");
+        assert!(key.blinding.take(n, 1).is_empty(), "spent");
+        // Each pair: r^e and r^-1 of its r, and r_(i+1) = r_i^2.
+        let e = key.public_key().e();
+        for (i, p) in pairs.iter().enumerate() {
+            assert!(bool::from(n.pow_vartime(&p.r, e).ct_eq(&p.r_e)), "pair {i}: r^e");
+            assert_eq!(n.leave(&n.mul(&p.r, &p.r_inv)).reveal(), Num::one(), "pair {i}: r·r^-1");
+            if let Some(next) = pairs.get(i + 1) {
+                assert!(bool::from(n.sqr(&p.r).ct_eq(&next.r)), "pair {i}: squared");
+            }
+        }
+        // Through two renewals, from four threads at once, in batches of
+        // one and of three: every answer right.
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let (key, c, expect) = (&key, &c, &expect);
+                s.spawn(move || {
+                    for i in 0..USES {
+                        if (t + i) % 5 == 0 {
+                            let inputs = [c.clone(), Num::from_u64(u64::from(i) + 2), c.clone()];
+                            let got = crate::rsa_private_batch(default_engine(), key, &inputs, &mut OsRng);
+                            for (x, y) in inputs.iter().zip(got) {
+                                assert_eq!(y.unwrap().reveal(), oracle(key, x));
+                            }
+                        } else {
+                            assert_eq!(key.rsadp(c, &mut OsRng).unwrap().reveal(), *expect);
+                        }
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn a_batch_mixes_chained_and_fresh_factors_on_every_backend() {
+        let (key, _, _) = crate::test_key();
+        for name in backend_names() {
+            let Ok(engine) = Engine::named(name) else { continue };
+            // Prime the chain, then a batch longer than its uses: the first
+            // inputs take chained pairs, the rest are drawn and inverted by
+            // one Fermat inversion of their product.
+            let first = crate::rsa_private_batch(&engine, &key, &[Num::from_u64(7)], &mut OsRng);
+            assert_eq!(first[0].as_ref().unwrap().reveal(), oracle(&key, &Num::from_u64(7)));
+            let inputs: Vec<Num> = (0..u64::from(USES) + 9).map(|i| Num::from_u64(i * 7919 + 2)).collect();
+            for mode in [CrtMode::Garner, CrtMode::Fdfm, CrtMode::Plain] {
+                let got = private_batch(&engine, &key, &inputs, mode, &mut OsRng);
+                for (x, y) in inputs.iter().zip(got) {
+                    assert_eq!(y.unwrap().reveal(), oracle(&key, x), "{name} {mode:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_fault_in_the_chain_is_caught_and_drops_it() {
+        let (key, c, expect) = crate::test_key();
+        let n = key.public_key().domain();
+        assert_eq!(key.rsadp(&c, &mut OsRng).unwrap().reveal(), expect);
+        let good = key.blinding.take(n, 1).remove(0);
+        let two = n.add(&n.one(), &n.one());
+        let wrong = [
+            Pair {
+                r_e: n.mul(&good.r_e, &two),
+                ..good.clone()
+            },
+            Pair {
+                r_inv: n.mul(&good.r_inv, &two),
+                ..good.clone()
+            },
+        ];
+        for bad in &wrong {
+            key.blinding.clear();
+            key.blinding.renew(n, bad);
+            // The chain hands out the square of the pair it was given.
+            assert_eq!(key.rsadp(&c, &mut OsRng).err(), Some(Error::FaultDetected));
+            assert!(key.blinding.take(n, 1).is_empty(), "dropped after the fault");
+            assert_eq!(key.rsadp(&c, &mut OsRng).unwrap().reveal(), expect, "drawn afresh");
+        }
+    }
 
     #[test]
     fn every_mode_agrees_and_faults_are_caught() {
