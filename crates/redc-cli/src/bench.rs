@@ -18,6 +18,8 @@
 mod gmp;
 mod gpu;
 mod openssl;
+#[cfg(feature = "openssl4")]
+mod openssl4;
 mod plot;
 mod report;
 
@@ -182,6 +184,8 @@ struct Row {
     /// Each redc backend's rate.
     redc: Vec<(&'static str, f64)>,
     openssl: Option<f64>,
+    /// OpenSSL 4.0 in this process (feature `openssl4`).
+    openssl4: Option<f64>,
     gmp: Option<f64>,
 }
 
@@ -201,6 +205,8 @@ struct Report {
     seconds: f64,
     backends: Vec<&'static str>,
     openssl: Option<String>,
+    /// The version of the OpenSSL linked in (feature `openssl4`).
+    openssl4: Option<String>,
     gmp: Option<String>,
     rows: Vec<Row>,
     /// The GPU's description and figures, when `cuda` was measured.
@@ -310,11 +316,19 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
     } else {
         &[Mode::Latency, Mode::OneCore]
     };
+    let newest = opts.openssl.then(Newest::load).flatten();
     let max_lanes = engines.iter().map(Engine::lanes).max().unwrap_or(1);
     let mut rows = Vec::new();
     for &bits in &opts.sizes {
         status(format!("generating a {bits}-bit RSA key"));
         let mut work = Workload::new(bits, Mode::AllCores.batch(max_lanes, opts.threads))?;
+        let newest_rates = match &newest {
+            Some(n) => {
+                status(format!("OpenSSL 4 RSA {bits}"));
+                n.measure(&mut work, opts, &mut notes)?
+            }
+            None => Vec::new(),
+        };
         for op in Operation::ALL {
             let gmp_rates = match &gmp {
                 Some(g) => {
@@ -343,6 +357,10 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
                         Operation::RsaPublic => o.rate(bits, threads, false),
                         Operation::Modexp => None,
                     }),
+                    openssl4: newest_rates
+                        .iter()
+                        .find(|r| r.0 == op && r.1 == (mode == Mode::AllCores))
+                        .map(|r| r.2),
                     gmp: gmp_rates.and_then(|(one, all)| if mode == Mode::AllCores { all } else { Some(one) }),
                 });
             }
@@ -358,11 +376,99 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
         seconds: opts.seconds,
         backends: opts.backends.clone(),
         openssl: openssl.map(|o| o.version().to_owned()),
+        openssl4: newest.as_ref().map(Newest::version),
         gmp: gmp.map(|g| g.version().to_owned()),
         rows,
         gpu,
         notes,
     })
+}
+
+/// OpenSSL 4.0 linked into this binary (feature `openssl4`), or nothing.
+struct Newest;
+
+/// One figure of [`Newest`]: the operation, whether on every thread, the rate.
+type NewestRate = (Operation, bool, f64);
+
+impl Newest {
+    /// The linked OpenSSL, when the feature is on.
+    fn load() -> Option<Newest> {
+        cfg!(feature = "openssl4").then_some(Newest)
+    }
+
+    /// Its version line.
+    fn version(&self) -> String {
+        #[cfg(feature = "openssl4")]
+        return openssl4::version();
+        #[cfg(not(feature = "openssl4"))]
+        String::new()
+    }
+
+    /// The private and public rates at `work`'s size, one thread and every
+    /// thread, after the first answers were checked; the Montgomery
+    /// product's and square's time beside redc's scalar kernel as a note.
+    #[cfg(feature = "openssl4")]
+    fn measure(&self, work: &mut Workload, opts: &Options, notes: &mut Vec<String>) -> anyhow::Result<Vec<NewestRate>> {
+        let key = openssl4::Key::load(&work.key)?;
+        let mut out = Vec::new();
+        for (op, private) in [(Operation::RsaPrivate, true), (Operation::RsaPublic, false)] {
+            let first = key.first(
+                private,
+                if private {
+                    &work.ciphertexts[0]
+                } else {
+                    &work.messages[0]
+                },
+            )?;
+            work.check("OpenSSL 4", op, &[first])?;
+            let inputs = if private { &work.ciphertexts } else { &work.messages };
+            out.push((op, false, key.rate(private, inputs, 1, opts.seconds)?));
+            if opts.threads > 1 {
+                out.push((op, true, key.rate(private, inputs, opts.threads, opts.seconds)?));
+            }
+        }
+        let n = work.key.public_key().n();
+        let (product, square) = openssl4::montgomery_rates(n, &work.bases[0], opts.seconds)?;
+        let (our_product, our_square) = scalar_montgomery_rates(n, &work.bases[0], opts.seconds)?;
+        notes.push(format!(
+            "Montgomery product / square at {} bits, one thread: OpenSSL 4 BN_mod_mul_montgomery {:.0} / {:.0} ns, \
+             redc scalar kernel {:.0} / {:.0} ns (redc's speed {:.2}x / {:.2}x OpenSSL's).",
+            work.bits,
+            1e9 / product,
+            1e9 / square,
+            1e9 / our_product,
+            1e9 / our_square,
+            our_product / product,
+            our_square / square,
+        ));
+        Ok(out)
+    }
+
+    /// Nothing without the feature.
+    #[cfg(not(feature = "openssl4"))]
+    fn measure(&self, _: &mut Workload, _: &Options, _: &mut Vec<String>) -> anyhow::Result<Vec<NewestRate>> {
+        Ok(Vec::new())
+    }
+}
+
+/// redc's scalar Montgomery product and square modulo `n` per second, each
+/// on the previous result, `seconds` each ([`redc::Domain`]).
+#[cfg(feature = "openssl4")]
+fn scalar_montgomery_rates(n: &Num, x: &Num, seconds: f64) -> anyhow::Result<(f64, f64)> {
+    enum M {}
+    let d = redc::Domain::<M>::public(n).map_err(|e| anyhow!("{e}"))?;
+    let b = d.enter(&SecretNat::from_nat(x, n.digits().len()).context("an input is longer than n")?);
+    let mut a = b.clone();
+    let product = rate(seconds, 1, || {
+        a = d.mul(&a, &b);
+        Ok(())
+    })?;
+    let square = rate(seconds, 1, || {
+        a = d.sqr(&a);
+        Ok(())
+    })?;
+    std::hint::black_box(&a);
+    Ok((product, square))
 }
 
 /// The CPU's model name from `/proc/cpuinfo`.
