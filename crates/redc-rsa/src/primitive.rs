@@ -59,7 +59,8 @@ impl RsaPublicKey {
 
 impl RsaPrivateKey {
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `c^d mod n` for `c < n`,
-    /// blinded (the key's blinding chain), by Garner's CRT, and checked with the
+    /// blinded (the key's blinding chain, or a fresh factor on its first use and
+    /// every 32nd), by Garner's CRT, and checked with the
     /// public exponent before it is returned: a batch of one on
     /// [`default_engine`] (see the steps in `primitive/private.rs`).
     pub fn rsadp(&self, c: &Num, rng: &mut impl CryptoRngCore) -> Result<SecretNat> {

@@ -19,10 +19,12 @@
 //! 4. unblinding, `m = y·r^-1 mod n`;
 //! 5. the check `m^e = c (mod n)` of every result as ONE public-exponent
 //!    engine batch: it catches a fault in any step before (the Bellcore
-//!    attack on the halves, a wrong `r^e` or `r^-1`); a mismatch is
+//!    attack on the halves, a wrong `r^e` or `r^-1`, for any `c` that is a
+//!    unit modulo `n`: `c = 0` passes whatever the pair); a mismatch is
 //!    [`Error::FaultDetected`] for that input, nothing of it is released,
 //!    and the key's blinding chain is dropped. A fresh pair that passed
-//!    renews the chain.
+//!    with `c ≠ 0` renews the chain (a pair faulty modulo one prime that
+//!    slipped through with `c ≡ 0` there is caught on its next use).
 //!
 //! Every value is a [`SecretNat`] or a [`Residue`] modulo `n`; the glue
 //! (reductions, products, Garner) runs on the same 64-bit kernels as the
@@ -198,12 +200,13 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
     let answers = if jobs.is_empty() { Vec::new() } else { engine.pow(&jobs) };
     let mut answers = answers.into_iter();
     type Halves = core::result::Result<Vec<SecretNat>, EngineError>;
-    let ys: Vec<Halves> = xs.iter().map(|xs| answers.by_ref().take(xs.len()).collect()).collect();
+    // Each operation's answers taken in full before any error is looked
+    // at, so that one failed job cannot shift the answers of the others.
+    let mut take = |count: usize| -> Halves { answers.by_ref().take(count).collect::<Vec<_>>().into_iter().collect() };
+    let ys: Vec<Halves> = xs.iter().map(|xs| take(xs.len())).collect();
     // (P)^-1, then r_i^-1 = P_i^-1 · P_(i-1) and P_(i-1)^-1 = P_i^-1 · r_i.
-    let inverse = (!fresh.is_empty()).then(|| -> Result<Residue<N>> {
-        let halves: Halves = answers.collect();
-        Ok(n.enter(&crt::recombine(key, &halves?)?))
-    });
+    let inverse =
+        (!fresh.is_empty()).then(|| -> Result<Residue<N>> { Ok(n.enter(&crt::recombine(key, &take(ps.len())?)?)) });
     let mut failed: Option<Error> = None;
     match inverse {
         Some(Ok(mut acc)) => {
@@ -220,10 +223,11 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
     let mut ys = ys.into_iter();
     ops.into_iter()
         .map(|mut op| {
+            let halves = ys.next();
             if op.r_inv.is_none() {
                 return Err(failed.clone().unwrap_or(Error::FaultDetected));
             }
-            if let Some(halves) = ys.next() {
+            if let Some(halves) = halves {
                 op.y = crt::recombine(key, &halves?)?;
             }
             Ok(op)
@@ -267,8 +271,10 @@ fn check(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<Secre
         .any(|m| m.as_ref().is_err_and(|e| *e == Error::FaultDetected))
     {
         key.blinding.clear();
-    } else if let Some(Ok((op, _))) = checked.iter().find(|m| m.as_ref().is_ok_and(|(op, _)| op.fresh))
-        && let Some(r_inv) = &op.r_inv
+    } else if let Some(Ok((op, _))) = checked.iter().find(|m| {
+        m.as_ref()
+            .is_ok_and(|(op, _)| op.fresh && !bool::from(op.c.ct_eq(&SecretNat::zero(op.c.len()))))
+    }) && let Some(r_inv) = &op.r_inv
     {
         key.blinding.renew(
             domain,
