@@ -23,6 +23,8 @@
 //! GPU kernels of `redc-cuda` follow the same semantics in CUDA.
 
 pub mod addsub;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod adx;
 pub mod consts;
 pub(crate) mod fios;
 pub mod limb;

@@ -16,6 +16,9 @@
 //! The same pass with the `b·a` half switched off is the reduction of the
 //! dedicated squaring (000 Fig. 3 b, `K` rows at a time).
 //!
+//! On x86-64 with BMI2 and ADX the scalar kernel takes [`super::adx`]'s
+//! product instead (the figures below are this portable one's).
+//!
 //! Measured on the project's 2-core AMD EPYC (Zen 5), one product with
 //! run-time sizes, best of 200 runs, ns at 1024/2048/4096 bits:
 //!

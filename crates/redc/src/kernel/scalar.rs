@@ -1,6 +1,8 @@
-//! The one-lane kernel on 64-bit digits: the FIOS product of
-//! [`super::fios`], the dedicated squaring of [`super::sqr`] and the shared
-//! select, for one modulus's [`Consts`]. The scalar backend of the engine,
+//! The one-lane kernel on 64-bit digits: the product and squaring of
+//! [`super::adx`] where the CPU has `mulx`, `adcx` and `adox` (chosen once
+//! per kernel, at run time), else the portable FIOS product of
+//! [`super::fios`] and squaring of [`super::sqr`]; the shared select; for
+//! one modulus's [`Consts`]. The scalar backend of the engine,
 //! the RSA glue and Miller–Rabin run on it (the modulus constants, made
 //! before a `Consts` exists, call the product and squaring directly).
 
@@ -9,12 +11,18 @@ use super::size::Size;
 use super::{Kernel, fios, select, sqr};
 use zeroize::Zeroize;
 
+#[cfg(target_arch = "x86_64")]
+use super::adx::Adx;
+
 /// Products modulo one [`Consts`] with `S` digits, and their `2s`-digit
 /// scratch (wiped on drop).
 pub(crate) struct Scalar<'a, S: Size> {
     sz: S,
     c: &'a Consts,
     t: S::Wide,
+    /// The `mulx`/`adx` kernels, where the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    adx: Option<Adx>,
 }
 
 impl<S: Size> Drop for Scalar<'_, S> {
@@ -27,20 +35,49 @@ impl<'a, S: Size> Scalar<'a, S> {
     /// Pre: `sz.len() == c.len()`.
     pub(crate) fn new(sz: S, c: &'a Consts) -> Self {
         debug_assert_eq!(sz.len(), c.len());
-        Scalar { sz, c, t: sz.wide() }
+        Scalar {
+            sz,
+            c,
+            t: sz.wide(),
+            #[cfg(target_arch = "x86_64")]
+            adx: Adx::detect(),
+        }
     }
 
     /// `x := x·b·R^-1 mod n` on digit slices of at least `s` digits.
     /// Pre: `x·b < n·R` (for instance `x < R` and `b < n`). Post: `x < n`.
     #[inline(always)]
     pub(crate) fn mul_digits(&mut self, x: &mut [u64], b: &[u64]) {
-        fios::mont_mul(self.sz, x, b, self.c.n(), self.c.n0(), S::wide_mut(&mut self.t));
+        let (n, n0, t) = (self.c.n(), self.c.n0(), S::wide_mut(&mut self.t));
+        #[cfg(target_arch = "x86_64")]
+        if let Some(adx) = self.adx {
+            return adx.mont_mul(self.sz, x, b, n, n0, t);
+        }
+        fios::mont_mul(self.sz, x, b, n, n0, t);
     }
 
     /// `x := x^2·R^-1 mod n`. Pre: `x < n`. Post: `x < n`.
     #[inline(always)]
     pub(crate) fn sqr_digits(&mut self, x: &mut [u64]) {
-        sqr::mont_sqr(self.sz, x, self.c.n(), self.c.n0(), S::wide_mut(&mut self.t));
+        let (n, n0, t) = (self.c.n(), self.c.n0(), S::wide_mut(&mut self.t));
+        #[cfg(target_arch = "x86_64")]
+        if let Some(adx) = self.adx {
+            return adx.mont_sqr(self.sz, x, n, n0, t);
+        }
+        sqr::mont_sqr(self.sz, x, n, n0, t);
+    }
+
+    /// The same kernel on the portable product and squaring only, to test
+    /// them where the `mulx`/`adx` ones would be chosen.
+    #[cfg(test)]
+    #[cfg_attr(not(target_arch = "x86_64"), expect(unused_mut))]
+    pub(crate) fn portable(sz: S, c: &'a Consts) -> Self {
+        let mut k = Self::new(sz, c);
+        #[cfg(target_arch = "x86_64")]
+        {
+            k.adx = None;
+        }
+        k
     }
 
     /// The digits `d` (at most `s`) as a residue buffer.
