@@ -22,7 +22,8 @@ pub(crate) enum BackendArg {
     /// machine can run, the GPU included when usable)
     #[value(alias = "all")]
     Auto,
-    /// Portable 64-bit digits, one exponentiation per core at a time
+    /// 64-bit digits (mulx/adx where the CPU has them, else portable), one exponentiation per core at a
+    /// time
     Scalar,
     /// AVX-512 IFMA, eight exponentiations per vector (an error on a CPU without it)
     Ifma,

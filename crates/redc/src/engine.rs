@@ -7,8 +7,9 @@
 //! CPU the same idea is SIMD lanes and cores. An [`Engine`] is a list of
 //! [`Backend`] plug-ins, fastest first:
 //!
-//! - [`scalar::Scalar`]: portable 64-bit digits, one exponentiation per core
-//!   at a time, always present;
+//! - [`scalar::Scalar`]: 64-bit digits (on `mulx`/`adcx`/`adox` where the
+//!   CPU has them, else portable), one exponentiation per core at a time,
+//!   always present;
 //! - `ifma::Ifma` (x86-64): AVX-512 IFMA, eight exponentiations per vector,
 //!   one per 64-bit lane, with 52-bit digits;
 //! - a GPU behind the [`device::Device`] interface (crate `redc-cuda`),

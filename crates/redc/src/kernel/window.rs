@@ -87,14 +87,17 @@ pub fn pow<K: Kernel>(
 }
 
 /// The window width of [`pow_digits`] (the one-lane 64-bit kernels) for
-/// an exponent of `bits` bits: 5 from 240 to 1536 bits, else
-/// [`default_window`]. Measured with the `mulx`/`adx` kernels on the
+/// an exponent of `bits` bits: 5 from 240 to 1536 bits (where
+/// [`default_window`] gives 5 up to 671 bits and 6 above), else
+/// [`default_window`]. Measured with the `mulx`/`adx` kernels (the
+/// portable ones, slower per product, take the same widths) on the
 /// project's Sapphire Rapids guest, exponents as long as the modulus, best
 /// of 7 runs, µs for windows 4 / 5 / 6 / 7: 1024 bits 257 / 254 / 261 /
 /// 284; 1536 bits 739 / 722 / 727 / 768; 2048 bits 1627 / 1582 / 1586 /
 /// 1642; 3072 bits 5218 / 5064 / 4987 / 5082; 4096 bits 12323 / 11867 /
-/// 11615 / 11756 (the table's products and constant-time reads cost
-/// more, against the faster products, than OpenSSL's thresholds assume).
+/// 11615 / 11756 (2048 bits a tie, left at 6; the table's products and
+/// constant-time reads cost more, against the faster products, than
+/// OpenSSL's thresholds assume).
 pub fn digits_window(bits: usize) -> u32 {
     match bits {
         240..=1536 => 5,

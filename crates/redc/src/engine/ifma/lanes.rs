@@ -3,8 +3,8 @@
 //! number), on one of two vector widths: [`Z`], eight lanes in a 512-bit
 //! vector (throughput: a full group), and [`Y`], four lanes in a 256-bit
 //! vector (latency: a group of one to four). The code is written once over
-//! [`Vector`]. The only `unsafe` of the crate: every AVX-512 instruction is
-//! reached through a [`Token`] that exists only after run-time detection of
+//! [`Vector`]. With `lanes/pairs.rs` and `kernel/adx.rs`, the only `unsafe`
+//! of the crate: every AVX-512 instruction is reached through a [`Token`] that exists only after run-time detection of
 //! AVX-512F, VL and IFMA succeeded, and the lane types below are private to
 //! this module.
 //!
