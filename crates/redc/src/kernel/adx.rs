@@ -161,73 +161,72 @@ macro_rules! step {
 unsafe fn addmul_row(t: *mut u64, a: *const u64, len: usize, w: u64) -> u64 {
     let carry: u64;
     // SAFETY: the caller's contract; the code touches `t[j]` and `a[j]`
-    // for `j < len` only: `len mod 4` single digits, a block of four, blocks
-    // of eight.
+    // for `j < len` only: `len mod 4` single digits, then blocks of eight,
+    // the first of them from its fifth digit (at the current pointers) when
+    // `len / 4` is odd.
     unsafe {
         asm!(
-            // The branches on `len` first (they change the flags): `len
-            // mod 4` single digits in straight-line code, then one block of
-            // four if `len / 4` is odd (`odd`), then `len / 8` blocks of
-            // eight counted by rcx from -(len / 8) up to zero (`lea` and
-            // `jrcxz` leave the flags alone).
-            "mov {eights}, rcx",
-            "shr {eights}, 3",
-            "neg {eights}",
-            "mov {odd}, rcx",
-            "shr {odd}, 2",
-            "and {odd}, 1",
+            // The counters and the branch on `len mod 4` first (they change
+            // the flags): then `len mod 4` single digits, entered where that
+            // many are left; then the blocks of eight, the first entered
+            // half-way when `len / 4` is odd (`half`, pointers moved back
+            // four digits), counted by rcx from -ceil(len / 8) up to zero
+            // (`lea` and `jrcxz` leave the flags alone).
+            "mov {blocks}, rcx",
+            "shr {blocks}, 2",
+            "mov {half}, {blocks}",
+            "and {half}, 1",
+            "add {blocks}, 1",
+            "shr {blocks}, 1",
+            "neg {blocks}",
             "and ecx, 3",
             "jz 20f",
             "cmp ecx, 2",
             "jb 21f",
             "je 22f",
-            // Three digits. hi = 0, CF = OF = 0; then per digit
-            // h:lo = a_j·w, lo += t_j (CF), lo += the previous high half
-            // (OF), t_j = lo.
+            // hi = 0, CF = OF = 0, then to the single digits.
             "xor {hi:e}, {hi:e}",
-            step!(0, "hi", "h1"),
-            step!(8, "h1", "hi"),
-            step!(16, "hi", "h1"),
-            "mov {hi}, {h1}",
-            "lea {a}, [{a} + 24]",
-            "lea {t}, [{t} + 24]",
-            "jmp 3f",
-            // Two digits.
+            "jmp 23f",
             "22:",
             "xor {hi:e}, {hi:e}",
-            step!(0, "hi", "h1"),
-            step!(8, "h1", "hi"),
-            "lea {a}, [{a} + 16]",
-            "lea {t}, [{t} + 16]",
-            "jmp 3f",
-            // One digit.
+            "jmp 32f",
             "21:",
             "xor {hi:e}, {hi:e}",
+            "jmp 31f",
+            "20:",
+            "xor {hi:e}, {hi:e}",
+            "jmp 3f",
+            "23:",
             step!(0, "hi", "h1"),
             "mov {hi}, {h1}",
             "lea {a}, [{a} + 8]",
             "lea {t}, [{t} + 8]",
-            "jmp 3f",
-            // None.
-            "20:",
-            "xor {hi:e}, {hi:e}",
-            "3:",
-            "mov rcx, {odd}",
-            "jrcxz 4f",
+            "32:",
             step!(0, "hi", "h1"),
-            step!(8, "h1", "hi"),
-            step!(16, "hi", "h1"),
-            step!(24, "h1", "hi"),
-            "lea {a}, [{a} + 32]",
-            "lea {t}, [{t} + 32]",
+            "mov {hi}, {h1}",
+            "lea {a}, [{a} + 8]",
+            "lea {t}, [{t} + 8]",
+            "31:",
+            step!(0, "hi", "h1"),
+            "mov {hi}, {h1}",
+            "lea {a}, [{a} + 8]",
+            "lea {t}, [{t} + 8]",
+            "3:",
+            "mov rcx, {half}",
+            "jrcxz 4f",
+            "lea {a}, [{a} - 32]",
+            "lea {t}, [{t} - 32]",
+            "mov rcx, {blocks}",
+            "jmp 9f",
             "4:",
-            "mov rcx, {eights}",
+            "mov rcx, {blocks}",
             "jmp 7f",
             "5:",
             step!(0, "hi", "h1"),
             step!(8, "h1", "hi"),
             step!(16, "hi", "h1"),
             step!(24, "h1", "hi"),
+            "9:",
             step!(32, "hi", "h1"),
             step!(40, "h1", "hi"),
             step!(48, "hi", "h1"),
@@ -247,8 +246,8 @@ unsafe fn addmul_row(t: *mut u64, a: *const u64, len: usize, w: u64) -> u64 {
             t = inout(reg) t => _,
             inout("rcx") len => _,
             in("rdx") w,
-            eights = out(reg) _,
-            odd = out(reg) _,
+            blocks = out(reg) _,
+            half = out(reg) _,
             hi = out(reg) carry,
             h1 = out(reg) _,
             lo = out(reg) _,
@@ -268,7 +267,7 @@ mod tests {
     }
 
     /// One row against num-bigint at every length mod 4, with and without a
-    /// block of four, with zero to two blocks of eight, with all-ones digits (every carry of both
+    /// half block, with zero to two full blocks of eight, with all-ones digits (every carry of both
     /// chains set) and mixed ones; whole products and squarings are checked
     /// in `engine::scalar`'s tests.
     #[test]
