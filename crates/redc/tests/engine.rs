@@ -51,14 +51,15 @@ fn modexp_batch_matches_the_oracle_on_mixed_sizes() {
     }
 }
 
-/// Every group size from 1 to 8 (one group: four lanes or fewer take the
-/// IFMA latency kernel, more the eight-lane one) at an inlined and a called
-/// IFMA class, with distinct moduli per lane, both secrecies, and one
+/// Every group size from 1 to 8 (one group: one or two jobs take the
+/// IFMA 2-way kernel from 20 digits on, up to four the 256-bit lanes,
+/// more the eight-lane ones) at the smallest, an inlined and a called IFMA
+/// class, with distinct moduli per lane, both secrecies, and one
 /// exponent shared by every lane (the sliding-window path).
 #[test]
 fn every_group_size_both_secrecies() {
     for engine in engines() {
-        for bits in [1024usize, 3070] {
+        for bits in [510usize, 1024, 3070] {
             for k in 1..=8u64 {
                 let cases: Vec<_> = (0..k).map(|i| job(bits, 200 + 37 * i as usize, 31 * k + i)).collect();
                 let prepared: Vec<_> = cases
@@ -78,7 +79,9 @@ fn every_group_size_both_secrecies() {
                     .map(|i| PowJob {
                         base: &bases[i],
                         exp: &exps[i],
-                        exp_bits: 500,
+                        // Above 767 bits the window widths of the IFMA
+                        // kernels part (5 on the narrow, 4 on the wide).
+                        exp_bits: if bits > 1000 { 1100 } else { 500 },
                         modulus: &prepared[i],
                     })
                     .collect();

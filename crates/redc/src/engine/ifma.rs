@@ -4,7 +4,7 @@
 //! vectors, where a product takes about two thirds of the time (measured on
 //! the project's Xeon: full RSA-2048 batches in groups of four ran 5,267
 //! private operations per second against 7,082 in groups of eight, so the
-//! wide vectors stay for full groups). One or two jobs of up to 64 digits
+//! wide vectors stay for full groups). One or two jobs of 20 to 64 digits
 //! run on the 2-way horizontal kernel (`ifma/lanes/pairs.rs`: both numbers
 //! spread across the lanes), which does half the multiply-adds of four
 //! vertical lanes: one secret 1024-bit exponentiation in 253 µs, two in
@@ -122,7 +122,7 @@ impl Ifma {
             base: core::array::from_fn(|l| lane(l).base),
             k0: core::array::from_fn(|l| lane(l).ctx.k0),
         };
-        let width = default_window(exp_bits);
+        let width = window(exp_bits, tasks.len() > Y::LANES);
         // digits[w][l]: window w of lane l's exponent (zero for idle lanes).
         let windows = if shared.is_some() {
             0
@@ -165,9 +165,10 @@ fn run_class<const D: usize, const H: usize>(
     tasks: &[Task<'_, IfmaCtx>],
 ) -> Vec<SecretNat> {
     let mut out = [[0u64; LANES]; D];
-    // Two jobs run side by side in the horizontal layout, up to four on
-    // the 256-bit vertical kernel, more on the 512-bit one.
-    if tasks.len() <= 2 && D <= pairs::MAX_DIGITS {
+    // Two jobs of 20 to 64 digits run side by side in the horizontal
+    // layout, up to four (and two of 10 digits) on the 256-bit vertical
+    // kernel, more on the 512-bit one.
+    if tasks.len() <= 2 && (pairs::MIN_DIGITS..=pairs::MAX_DIGITS).contains(&D) {
         pairs::pow::<D, H>(token, input, exps, &mut out);
     } else if tasks.len() <= Y::LANES {
         lanes::pow::<Y, D>(token, input, exps, &mut out);
@@ -181,6 +182,36 @@ fn run_class<const D: usize, const H: usize>(
         .collect();
     out.zeroize();
     answers
+}
+
+/// The fixed-window width of the IFMA kernels for exponents of `bits` bits,
+/// `wide` for the 512-bit (eight-lane) kernel: 4 from 240 bits up to 767
+/// bits, and up to 2048 bits on the wide kernel; 5 above; below 240 bits
+/// [`default_window`] (OpenSSL's thresholds, which give 6 from 672 bits).
+///
+/// Measured with the engine on the project's Sapphire Rapids guest, one
+/// thread, exponents as long as the modulus, the median of three runs of
+/// the best of 7-15, µs for windows 3 / 4 / 5 / 6:
+///
+/// | bits | one job (2-way, or 256-bit at 512) | four (256-bit) | eight (512-bit) |
+/// |---|---|---|---|
+/// | 512 | 55.8 / 53.5 / 55.0 / 60.0 | 44.9 / 42.7 / 45.2 / 51.6 | 55.6 / 54.0 / 60.6 / 63.5 |
+/// | 1024 | 256 / 242 / 242 / 249 | 298 / 283 / 283 / 299 | 374 / 353 / 358 / 441 |
+/// | 1536 | 687 / 652 / 643 / 652 | 1281 / 1237 / 1219 / 1288 | 1557 / 1476 / 1520 / 1606 |
+/// | 2048 | 1510 / 1423 / 1394 / 1461 | 3126 / 2920 / 2861 / 2951 | 3743 / 3576 / 3592 / 3689 |
+/// | 3072 | 4775 / 4497 / 4364 / 4475 | 9856 / 9159 / 8962 / 8930 | 12644 / 12152 / 11995 / 12042 |
+/// | 4096 | 22332 / 21519 / 20835 / 20909 | 22355 / 21305 / 20772 / 21013 | 29191 / 27764 / 27009 / 27205 |
+///
+/// A window's table is `2^k · D` vectors, read in full by every
+/// constant-time select; on the wide kernel a 6-bit table of 1024-bit
+/// numbers is 80 KiB, beyond the 48 KiB first-level cache, and costs 20%.
+fn window(bits: usize, wide: bool) -> u32 {
+    match bits {
+        0..=239 => default_window(bits),
+        240..=767 => 4,
+        768..=2048 if wide => 4,
+        _ => 5,
+    }
 }
 
 /// `x` as `d` little-endian 52-bit digits. Pre: `x < 2^(52·d)`.
