@@ -346,6 +346,14 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
                     let count = mode.batch(engine.lanes(), threads);
                     redc.push((engine.name(), work.redc_rate(engine, pool, op, count, opts.seconds)?));
                 }
+                if op == Operation::RsaPrivate && mode == Mode::Latency {
+                    let fastest = redc.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map(|r| r.0);
+                    if let Some(engine) = engines.iter().find(|e| Some(e.name()) == fastest) {
+                        status(format!("redc {} CRT halves alone {bits}", engine.name()));
+                        let whole = redc.iter().find(|r| r.0 == engine.name()).map_or(0.0, |r| r.1);
+                        notes.push(work.halves_note(engine, &one, whole, opts.seconds)?);
+                    }
+                }
                 rows.push(Row {
                     op,
                     bits,
@@ -543,6 +551,68 @@ impl Workload {
             key,
             expected: BTreeMap::new(),
         })
+    }
+
+    /// Where the time of one private operation goes: the rate of its CRT
+    /// exponentiations alone (one engine call of the key's halves, as the
+    /// private operation makes it) against `whole`, the operation's
+    /// measured rate on `engine`, as a note naming both times.
+    fn halves_note(&self, engine: &Engine, pool: &ThreadPool, whole: f64, seconds: f64) -> anyhow::Result<String> {
+        let c = &self.ciphertexts[0];
+        let primes = self.key.primes();
+        let prepared = primes
+            .iter()
+            .map(|p| engine.prepare_secret(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let bases = primes
+            .iter()
+            .zip(&prepared)
+            .map(|(p, prep)| {
+                let r = c.rem(&p.reveal()).context("a prime is zero")?;
+                SecretNat::from_nat(&r, prep.len()).context("a residue is longer than its prime")
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let exps = self.key.crt_exponents();
+        let jobs: Vec<PowJob<'_>> = bases
+            .iter()
+            .zip(&exps)
+            .zip(&prepared)
+            .zip(&primes)
+            .map(|(((base, exp), modulus), p)| PowJob {
+                base,
+                exp,
+                exp_bits: p.reveal().bits(),
+                modulus,
+            })
+            .collect();
+        let first = pool.install(|| all_ok(engine.pow(&jobs)))?;
+        for ((y, job), p) in first.iter().zip(&jobs).zip(&primes) {
+            let want = modpow(
+                &job.base.reveal(),
+                &job.exp.reveal(),
+                &p.reveal(),
+                PowOptions::default(),
+                None,
+            )?;
+            if y.reveal() != want {
+                return Err(anyhow!(
+                    "redc {} gave a wrong CRT half at {} bits; its time is not reported",
+                    engine.name(),
+                    self.bits
+                ));
+            }
+        }
+        let halves = pool.install(|| rate(seconds, 1, || all_ok(engine.pow(&jobs)).map(drop)))?;
+        let (part, all) = (1e6 / halves, 1e6 / whole);
+        Ok(format!(
+            "RSA private at {} bits, one operation on redc {}: its {} CRT exponentiations alone take {part:.1} µs \
+             of the operation's {all:.1} µs ({:.0}%); the rest is blinding, the residues, Garner, unblinding and \
+             the check with e.",
+            self.bits,
+            engine.name(),
+            jobs.len(),
+            100.0 * part / all,
+        ))
     }
 
     /// redc's answers to the first `count` inputs of `op`.

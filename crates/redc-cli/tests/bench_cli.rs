@@ -57,6 +57,12 @@ fn quick_run_writes_table_json_and_svg() {
         assert!(table.contains(&format!("| {op}")), "{table}");
     }
     assert!(table.contains("| 1024 |") && table.contains("redc/OpenSSL"), "{table}");
+    // Where one private operation's time goes, measured in the same run.
+    assert!(
+        table.contains("RSA private at 1024 bits, one operation on redc")
+            && table.contains("CRT exponentiations alone take"),
+        "{table}"
+    );
 
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let machine = &v["machine"];
