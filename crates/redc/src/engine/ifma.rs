@@ -7,9 +7,9 @@
 //! wide vectors stay for full groups). One or two jobs of 20 to 64 digits
 //! run on the 2-way horizontal kernel (`ifma/lanes/pairs.rs`: both numbers
 //! spread across the lanes), which does half the multiply-adds of four
-//! vertical lanes: one secret 1024-bit exponentiation in 253 µs, two in
-//! 253 µs, four (vertical, 256-bit) in 304 µs, eight (512-bit) in 449 µs,
-//! on the project's Xeon, one thread. The SIMD code is `ifma/lanes.rs`;
+//! vertical lanes: one secret 1024-bit exponentiation in 242 µs, two in
+//! 242 µs, four (vertical, 256-bit) in 283 µs, eight (512-bit) in 353 µs,
+//! on the project's Xeon, one thread, with the windows of `window`. The SIMD code is `ifma/lanes.rs`;
 //! this file sizes the classes, prepares moduli and lays a group's jobs
 //! out in lanes.
 //!
@@ -77,11 +77,12 @@ impl Backend for Ifma {
         CLASSES.into_iter().find(|&d| DIGIT * d >= size_bits + 2)
     }
 
-    /// Up to 64 digits one or two jobs take the 2-way kernel, which beats
-    /// the scalar kernels (measured here, one secret 1024-/2048-bit
-    /// exponentiation: 253 µs / 1.50 ms against 337 µs / 2.46 ms); above,
-    /// a lone job on four lanes is about 10% slower than scalar (4096 bits:
-    /// 21.4 ms against 19.4 ms).
+    /// Up to 64 digits one or two jobs take the 2-way kernel (at 10 digits
+    /// the 256-bit lanes), which beats the scalar kernels (measured here,
+    /// one secret 512-/1024-/2048-bit exponentiation: 42 µs / 242 µs /
+    /// 1.40 ms against 61 µs / 256 µs / 1.62 ms); above, a lone job on
+    /// four lanes is slower than scalar (4096 bits: 20.8 ms against 11.7
+    /// ms).
     fn few_faster_on_scalar(&self, d: usize) -> bool {
         d > pairs::MAX_DIGITS
     }
