@@ -2,9 +2,9 @@
 //! group, one per 64-bit lane, with 52-bit digits (multi-buffer). A group
 //! of five to eight runs on 512-bit vectors; one of up to four on 256-bit
 //! vectors, where a product takes about two thirds of the time (measured on
-//! the project's Xeon: full RSA-2048 batches in groups of four ran 5,267
-//! private operations per second against 7,082 in groups of eight, so the
-//! wide vectors stay for full groups). One or two jobs of 20 to 64 digits
+//! the project's Xeon with 6-bit windows: full RSA-2048 batches in groups
+//! of four ran 5,267 private operations per second against 7,082 in groups
+//! of eight, so the wide vectors stay for full groups). One or two jobs of 20 to 64 digits
 //! run on the 2-way horizontal kernel (`ifma/lanes/pairs.rs`: both numbers
 //! spread across the lanes), which does half the multiply-adds of four
 //! vertical lanes: one secret 1024-bit exponentiation in 242 µs, two in
@@ -123,7 +123,12 @@ impl Ifma {
             base: core::array::from_fn(|l| lane(l).base),
             k0: core::array::from_fn(|l| lane(l).ctx.k0),
         };
-        let width = window(exp_bits, tasks.len() > Y::LANES);
+        // Sliding windows (a public exponent shared by every lane) read no
+        // whole table: OpenSSL's thresholds.
+        let width = match shared {
+            Some(_) => default_window(exp_bits),
+            None => window(exp_bits, tasks.len() > Y::LANES),
+        };
         // digits[w][l]: window w of lane l's exponent (zero for idle lanes).
         let windows = if shared.is_some() {
             0
@@ -194,7 +199,7 @@ fn run_class<const D: usize, const H: usize>(
 /// thread, exponents as long as the modulus, the median of three runs of
 /// the best of 7-15, µs for windows 3 / 4 / 5 / 6:
 ///
-/// | bits | one job (2-way, or 256-bit at 512) | four (256-bit) | eight (512-bit) |
+/// | bits | one job (2-way; at 4096 bits the 256-bit lanes) | four (256-bit) | eight (512-bit) |
 /// |---|---|---|---|
 /// | 512 | 55.8 / 53.5 / 55.0 / 60.0 | 44.9 / 42.7 / 45.2 / 51.6 | 55.6 / 54.0 / 60.6 / 63.5 |
 /// | 1024 | 256 / 242 / 242 / 249 | 298 / 283 / 283 / 299 | 374 / 353 / 358 / 441 |
@@ -205,7 +210,8 @@ fn run_class<const D: usize, const H: usize>(
 ///
 /// A window's table is `2^k · D` vectors, read in full by every
 /// constant-time select; on the wide kernel a 6-bit table of 1024-bit
-/// numbers is 80 KiB, beyond the 48 KiB first-level cache, and costs 20%.
+/// numbers is 80 KiB, beyond the 48 KiB first-level cache, and takes 25%
+/// longer than a 4-bit one.
 fn window(bits: usize, wide: bool) -> u32 {
     match bits {
         0..=239 => default_window(bits),
