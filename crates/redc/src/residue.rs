@@ -193,16 +193,26 @@ impl<M> Domain<M> {
 
     /// `a·b` (Montgomery product: `MonPro(aR, bR) = abR`).
     pub fn mul(&self, a: &Residue<M>, b: &Residue<M>) -> Residue<M> {
-        let mut d = a.d.to_vec();
-        with_size!(self.len(), sz => Scalar::new(sz, &self.c).mul_digits(&mut d, &b.d));
-        Residue::new(d)
+        let mut x = a.clone();
+        self.mul_assign(&mut x, b);
+        x
+    }
+
+    /// `a := a·b`, in place (no allocation).
+    pub fn mul_assign(&self, a: &mut Residue<M>, b: &Residue<M>) {
+        with_size!(self.len(), sz => Scalar::new(sz, &self.c).mul_digits(&mut a.d, &b.d));
     }
 
     /// `a^2`.
     pub fn sqr(&self, a: &Residue<M>) -> Residue<M> {
-        let mut d = a.d.to_vec();
-        with_size!(self.len(), sz => Scalar::new(sz, &self.c).sqr_digits(&mut d));
-        Residue::new(d)
+        let mut x = a.clone();
+        self.sqr_assign(&mut x);
+        x
+    }
+
+    /// `a := a^2`, in place (no allocation).
+    pub fn sqr_assign(&self, a: &mut Residue<M>) {
+        with_size!(self.len(), sz => Scalar::new(sz, &self.c).sqr_digits(&mut a.d));
     }
 
     /// `a + b`.

@@ -203,8 +203,8 @@ fn a_bound_below_the_exponent_still_gives_the_power() {
 
 /// `Domain::enter` (the division-free `C mod p` of RSA-CRT) against
 /// num-bigint, for `x` of any length (up to about 4 times `p`'s): out of
-/// Montgomery form it is `x mod p`, and a product of two entered values is
-/// the product modulo `p`.
+/// Montgomery form it is `x mod p`, and a product (a square, in place or
+/// not) of entered values is the product modulo `p`.
 fn check_reduce(p: &BigUint, q: &BigUint, x: &BigUint) {
     enum P {}
     let domain = Domain::<P>::public(&to_nat(p)).unwrap();
@@ -216,6 +216,12 @@ fn check_reduce(p: &BigUint, q: &BigUint, x: &BigUint) {
     let y = q % p;
     let ym = domain.enter(&SecretNat::from_nat(&to_nat(&y), domain.len()).unwrap());
     assert_eq!(to_big(&domain.leave(&domain.mul(&xm, &ym)).reveal()), (&x * &y) % p);
+    assert_eq!(to_big(&domain.leave(&domain.sqr(&xm)).reveal()), (&x * &x) % p);
+    // The in-place forms, each on the previous result.
+    let mut z = xm;
+    domain.mul_assign(&mut z, &ym);
+    domain.sqr_assign(&mut z);
+    assert_eq!(to_big(&domain.leave(&z).reveal()), (&x * &y).pow(2) % p);
 }
 
 proptest! {

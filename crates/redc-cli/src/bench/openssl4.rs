@@ -13,7 +13,7 @@
 
 #![allow(unsafe_code)]
 
-use super::{Num, rate};
+use super::{CHAIN, Num, rate};
 use anyhow::{Context, anyhow, bail};
 use redc_rsa::RsaPrivateKey;
 use std::ffi::{CStr, c_char, c_int, c_long, c_void};
@@ -225,17 +225,23 @@ pub(super) fn montgomery_rates(n: &Num, x: &Num, seconds: f64) -> anyhow::Result
         );
         ok(BN_to_montgomery(a.ptr, x.ptr, mont.ptr, ctx.ptr), "BN_to_montgomery")?;
         ok(BN_to_montgomery(b.ptr, x.ptr, mont.ptr, ctx.ptr), "BN_to_montgomery")?;
-        let product = rate(seconds, 1, || {
-            ok(
-                BN_mod_mul_montgomery(a.ptr, a.ptr, b.ptr, mont.ptr, ctx.ptr),
-                "BN_mod_mul_montgomery",
-            )
+        let product = rate(seconds, CHAIN, || {
+            for _ in 0..CHAIN {
+                ok(
+                    BN_mod_mul_montgomery(a.ptr, a.ptr, b.ptr, mont.ptr, ctx.ptr),
+                    "BN_mod_mul_montgomery",
+                )?;
+            }
+            Ok(())
         })?;
-        let square = rate(seconds, 1, || {
-            ok(
-                BN_mod_mul_montgomery(a.ptr, a.ptr, a.ptr, mont.ptr, ctx.ptr),
-                "BN_mod_mul_montgomery",
-            )
+        let square = rate(seconds, CHAIN, || {
+            for _ in 0..CHAIN {
+                ok(
+                    BN_mod_mul_montgomery(a.ptr, a.ptr, a.ptr, mont.ptr, ctx.ptr),
+                    "BN_mod_mul_montgomery",
+                )?;
+            }
+            Ok(())
         })?;
         Ok((product, square))
     }
