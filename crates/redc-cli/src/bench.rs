@@ -346,13 +346,13 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
                     let count = mode.batch(engine.lanes(), threads);
                     redc.push((engine.name(), work.redc_rate(engine, pool, op, count, opts.seconds)?));
                 }
-                if op == Operation::RsaPrivate && mode == Mode::Latency {
-                    let fastest = redc.iter().max_by(|a, b| a.1.total_cmp(&b.1)).map(|r| r.0);
-                    if let Some(engine) = engines.iter().find(|e| Some(e.name()) == fastest) {
-                        status(format!("redc {} CRT halves alone {bits}", engine.name()));
-                        let whole = redc.iter().find(|r| r.0 == engine.name()).map_or(0.0, |r| r.1);
-                        notes.push(work.halves_note(engine, &one, whole, opts.seconds)?);
-                    }
+                if op == Operation::RsaPrivate
+                    && mode == Mode::Latency
+                    && let Some(&(name, whole)) = redc.iter().max_by(|a, b| a.1.total_cmp(&b.1))
+                    && let Some(engine) = engines.iter().find(|e| e.name() == name)
+                {
+                    status(format!("redc {name} CRT halves alone {bits}"));
+                    notes.push(work.halves_note(engine, &one, whole, opts.seconds)?);
                 }
                 rows.push(Row {
                     op,
@@ -570,16 +570,18 @@ impl Workload {
     /// measured rate on `engine`, as a note naming both times.
     fn halves_note(&self, engine: &Engine, pool: &ThreadPool, whole: f64, seconds: f64) -> anyhow::Result<String> {
         let c = &self.ciphertexts[0];
-        let primes = self.key.primes();
-        let prepared = primes
+        let secret_primes = self.key.primes();
+        let prepared = secret_primes
             .iter()
             .map(|p| engine.prepare_secret(p))
             .collect::<Result<Vec<_>, _>>()?;
+        // The bench's own key: its primes in the open, once.
+        let primes: Vec<Num> = secret_primes.iter().map(|p| p.reveal()).collect();
         let bases = primes
             .iter()
             .zip(&prepared)
             .map(|(p, prep)| {
-                let r = c.rem(&p.reveal()).context("a prime is zero")?;
+                let r = c.rem(p).context("a prime is zero")?;
                 SecretNat::from_nat(&r, prep.len()).context("a residue is longer than its prime")
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
@@ -592,19 +594,13 @@ impl Workload {
             .map(|(((base, exp), modulus), p)| PowJob {
                 base,
                 exp,
-                exp_bits: p.reveal().bits(),
+                exp_bits: p.bits(),
                 modulus,
             })
             .collect();
         let first = pool.install(|| all_ok(engine.pow(&jobs)))?;
         for ((y, job), p) in first.iter().zip(&jobs).zip(&primes) {
-            let want = modpow(
-                &job.base.reveal(),
-                &job.exp.reveal(),
-                &p.reveal(),
-                PowOptions::default(),
-                None,
-            )?;
+            let want = modpow(&job.base.reveal(), &job.exp.reveal(), p, PowOptions::default(), None)?;
             if y.reveal() != want {
                 return Err(anyhow!(
                     "redc {} gave a wrong CRT half at {} bits; its time is not reported",

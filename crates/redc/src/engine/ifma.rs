@@ -4,14 +4,15 @@
 //! vectors, where a product takes about two thirds of the time (measured on
 //! the project's Xeon with 6-bit windows: full RSA-2048 batches in groups
 //! of four ran 5,267 private operations per second against 7,082 in groups
-//! of eight, so the wide vectors stay for full groups). One or two jobs of 20 to 64 digits
-//! run on the 2-way horizontal kernel (`ifma/lanes/pairs.rs`: both numbers
-//! spread across the lanes), which does half the multiply-adds of four
-//! vertical lanes: one secret 1024-bit exponentiation in 242 µs, two in
-//! 242 µs, four (vertical, 256-bit) in 283 µs, eight (512-bit) in 353 µs,
-//! on the project's Xeon, one thread, with the windows of `window`. The SIMD code is `ifma/lanes.rs`;
-//! this file sizes the classes, prepares moduli and lays a group's jobs
-//! out in lanes.
+//! of eight, so the wide vectors stay for full groups). One or two jobs of
+//! 20 to 64 digits run on the 2-way horizontal kernel
+//! (`ifma/lanes/pairs.rs`: both numbers spread across the lanes), which
+//! does half the multiply-adds of four vertical lanes: one secret 1024-bit
+//! exponentiation in 242 µs, two in 242 µs, four (vertical, 256-bit) in
+//! 283 µs, eight (512-bit) in 353 µs, on the project's Xeon, one thread,
+//! with the windows of `window`. The SIMD code is `ifma/lanes.rs`; this
+//! file sizes the classes, prepares moduli and lays a group's jobs out in
+//! lanes.
 //!
 //! Constant time: every lane runs the same instruction sequence; a secret
 //! group's windows cover the largest public bound of its jobs; the window
