@@ -15,12 +15,14 @@
 //! [`redc::modpow`], GMP's first answer of each operation likewise. A wrong
 //! answer stops the bench with an error.
 
+mod cycles;
 mod gmp;
 mod gpu;
 mod openssl;
 #[cfg(feature = "openssl4")]
 mod openssl4;
 mod plot;
+mod products;
 mod report;
 
 use crate::args::BenchArgs;
@@ -61,6 +63,8 @@ struct Options {
     openssl: bool,
     /// Load GMP.
     gmp: bool,
+    /// Time one Montgomery product of each kernel, with the clock.
+    products: bool,
 }
 
 impl Options {
@@ -105,6 +109,7 @@ impl Options {
             threads: a.threads.map_or_else(rayon::current_num_threads, |t| t as usize),
             openssl: !a.no_openssl,
             gmp: !a.no_gmp,
+            products: true,
         })
     }
 }
@@ -211,6 +216,8 @@ struct Report {
     rows: Vec<Row>,
     /// The GPU's description and figures, when `cuda` was measured.
     gpu: Option<(String, Vec<gpu::GpuRow>)>,
+    /// The clock, and one product of each kernel at each size.
+    products: Option<(Option<cycles::Clock>, Vec<products::Kernel>)>,
     notes: Vec<String>,
 }
 
@@ -259,6 +266,7 @@ pub(crate) fn demo(out: &mut String) -> anyhow::Result<()> {
         threads: rayon::current_num_threads(),
         openssl: true,
         gmp: true,
+        products: false,
     };
     out.push_str(&report::text(&collect(&opts)?));
     Ok(())
@@ -317,6 +325,11 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
         &[Mode::Latency, Mode::OneCore]
     };
     let newest = opts.openssl.then(Newest::load).flatten();
+    let clock = opts.products.then(|| {
+        status("the clock and the multipliers' limits".to_owned());
+        cycles::Clock::measure(opts.seconds.min(1.0))
+    });
+    let mut kernels = Vec::new();
     let max_lanes = engines.iter().map(Engine::lanes).max().unwrap_or(1);
     let mut rows = Vec::new();
     for &bits in &opts.sizes {
@@ -325,10 +338,23 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
         let newest_rates = match &newest {
             Some(n) => {
                 status(format!("OpenSSL 4 RSA {bits}"));
-                n.measure(&mut work, opts, &mut notes)?
+                n.measure(&mut work, opts)?
             }
             None => Vec::new(),
         };
+        if let Some(clock) = &clock {
+            status(format!("one Montgomery product of each kernel at {bits} bits"));
+            let n = work.key.public_key().n();
+            kernels.extend(products::measure(
+                bits,
+                n,
+                &work.bases[0],
+                &opts.backends,
+                opts.openssl,
+                clock.as_ref(),
+                opts.seconds / 2.0,
+            )?);
+        }
         for op in Operation::ALL {
             let gmp_rates = match &gmp {
                 Some(g) => {
@@ -388,6 +414,7 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
         gmp: gmp.map(|g| g.version().to_owned()),
         rows,
         gpu,
+        products: clock.map(|c| (c, kernels)),
         notes,
     })
 }
@@ -413,10 +440,9 @@ impl Newest {
     }
 
     /// The private and public rates at `work`'s size, one thread and every
-    /// thread, after the first answers were checked; the Montgomery
-    /// product's and square's time beside redc's scalar kernel as a note.
+    /// thread, after the first answers were checked.
     #[cfg(feature = "openssl4")]
-    fn measure(&self, work: &mut Workload, opts: &Options, notes: &mut Vec<String>) -> anyhow::Result<Vec<NewestRate>> {
+    fn measure(&self, work: &mut Workload, opts: &Options) -> anyhow::Result<Vec<NewestRate>> {
         let key = openssl4::Key::load(&work.key)?;
         let mut out = Vec::new();
         for (op, private) in [(Operation::RsaPrivate, true), (Operation::RsaPublic, false)] {
@@ -435,59 +461,14 @@ impl Newest {
                 out.push((op, true, key.rate(private, inputs, opts.threads, opts.seconds)?));
             }
         }
-        let n = work.key.public_key().n();
-        let (product, square) = openssl4::montgomery_rates(n, &work.bases[0], opts.seconds)?;
-        let (our_product, our_square) = scalar_montgomery_rates(n, &work.bases[0], opts.seconds)?;
-        notes.push(format!(
-            "Montgomery product / square at {} bits, one thread: OpenSSL 4 BN_mod_mul_montgomery {:.0} / {:.0} ns, \
-             redc scalar kernel {:.0} / {:.0} ns (redc's speed {:.2}x / {:.2}x OpenSSL's).",
-            work.bits,
-            1e9 / product,
-            1e9 / square,
-            1e9 / our_product,
-            1e9 / our_square,
-            our_product / product,
-            our_square / square,
-        ));
         Ok(out)
     }
 
     /// Nothing without the feature.
     #[cfg(not(feature = "openssl4"))]
-    fn measure(&self, _: &mut Workload, _: &Options, _: &mut Vec<String>) -> anyhow::Result<Vec<NewestRate>> {
+    fn measure(&self, _: &mut Workload, _: &Options) -> anyhow::Result<Vec<NewestRate>> {
         Ok(Vec::new())
     }
-}
-
-/// Calls per clock reading in the per-product rates (redc's and
-/// `BN_mod_mul_montgomery`'s), so that reading the clock does not weigh on
-/// calls of about 200 ns.
-#[cfg(feature = "openssl4")]
-const CHAIN: usize = 64;
-
-/// redc's scalar Montgomery product and square modulo `n` per second, each
-/// on the previous result in place (as `BN_mod_mul_montgomery` writes into
-/// its result), `seconds` each ([`redc::Domain`]).
-#[cfg(feature = "openssl4")]
-fn scalar_montgomery_rates(n: &Num, x: &Num, seconds: f64) -> anyhow::Result<(f64, f64)> {
-    enum M {}
-    let d = redc::Domain::<M>::public(n).map_err(|e| anyhow!("{e}"))?;
-    let b = d.enter(&SecretNat::from_nat(x, n.digits().len()).context("an input is longer than n")?);
-    let mut a = b.clone();
-    let product = rate(seconds, CHAIN, || {
-        for _ in 0..CHAIN {
-            d.mul_assign(&mut a, &b);
-        }
-        Ok(())
-    })?;
-    let square = rate(seconds, CHAIN, || {
-        for _ in 0..CHAIN {
-            d.sqr_assign(&mut a);
-        }
-        Ok(())
-    })?;
-    std::hint::black_box(&a);
-    Ok((product, square))
 }
 
 /// The CPU's model name from `/proc/cpuinfo`.
@@ -874,6 +855,7 @@ mod tests {
                         threads: 2,
                         openssl: false,
                         gmp: true,
+                        products: false,
                     },
                 )
                 .unwrap();

@@ -35,6 +35,49 @@ fn have_openssl() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// The JSON of the products: a clock on x86-64, and at 1024 bits (16
+/// digits of 64 bits, 20 of 52) the scalar kernel and, when the `ifma`
+/// backend ran, its three layouts, each with positive times and, where
+/// the limit was measured, the instruction counts of the kernels' code.
+fn products_are_complete(p: &Value, backends: &Value) {
+    let kernels = p["kernels"].as_array().unwrap();
+    let find = |name: &str| kernels.iter().find(|k| k["kernel"].as_str().unwrap().starts_with(name));
+    let scalar = find("redc scalar").expect("the scalar kernel's row");
+    assert_eq!(scalar["numbers"], 1);
+    let ifma = backends.as_array().unwrap().iter().any(|b| b == "ifma");
+    let layouts = [
+        ("redc ifma 2-way", 2, 881),
+        ("redc ifma 4-lane", 4, 1620),
+        ("redc ifma 8-lane", 8, 1620),
+    ];
+    for (name, numbers, madds) in layouts {
+        let Some(k) = find(name) else {
+            assert!(!ifma, "{name} missing: {p}");
+            continue;
+        };
+        assert_eq!(k["numbers"], numbers, "{k}");
+        for op in ["product", "square"] {
+            positive(&k[op], "ns");
+            if !k[op]["multiply_instructions"].is_null() {
+                assert_eq!(k[op]["multiply_instructions"], madds, "{k}");
+                positive(&k[op], "of_port_limit");
+            }
+        }
+    }
+    for op in ["product", "square"] {
+        positive(&scalar[op], "ns");
+        if !scalar[op]["multiply_instructions"].is_null() {
+            assert_eq!(
+                scalar[op]["multiply_instructions"],
+                if op == "product" { 528 } else { 408 }
+            );
+        }
+    }
+    if cfg!(target_arch = "x86_64") {
+        positive(&p["clock"], "core_hz");
+    }
+}
+
 #[test]
 fn quick_run_writes_table_json_and_svg() {
     let dir = scratch_dir("bench");
@@ -64,9 +107,16 @@ fn quick_run_writes_table_json_and_svg() {
         "{table}"
     );
 
+    // One product of each kernel, in cycles and as a share of the port limit.
+    assert!(
+        table.contains("One Montgomery product and squaring") && table.contains("| 1024 | redc scalar"),
+        "{table}"
+    );
+
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let machine = &v["machine"];
     assert!(!machine["cpu"].as_str().unwrap().is_empty());
+    products_are_complete(&v["products"], &machine["backends"]);
     let threads = positive(machine, "threads");
     positive(machine, "cores");
     let backends: Vec<&str> = machine["backends"]

@@ -203,6 +203,18 @@ impl<M> Domain<M> {
         with_size!(self.len(), sz => Scalar::new(sz, &self.c).mul_digits(&mut a.d, &b.d));
     }
 
+    /// The 64×64-bit multiplications of one [`Domain::mul_assign`] and one
+    /// [`Domain::sqr_assign`] (the same with `mulx` and without): `2s^2 + s`
+    /// for the product (`s^2` digit products, `s^2` in the reduction and
+    /// one quotient digit per row, as in 000_be478b6750af4540.txt §2.2's
+    /// CIOS count) and `1.5·s^2 + 1.5·s` for the squaring (`s(s-1)/2` in
+    /// the triangle, `s` on the diagonal, then the same reduction), `s` the
+    /// modulus's digit count. For a bench's share of the multiplier's limit.
+    pub fn multiplies(&self) -> (usize, usize) {
+        let s = self.len();
+        (2 * s * s + s, s * (s - 1) / 2 + s + s * s + s)
+    }
+
     /// `a^2`.
     pub fn sqr(&self, a: &Residue<M>) -> Residue<M> {
         let mut x = a.clone();

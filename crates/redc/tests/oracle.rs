@@ -241,3 +241,24 @@ proptest! {
         check_reduce(&p, &q, &x);
     }
 }
+
+/// The multiplications `Domain::multiplies` states for its product are
+/// those the metered schedules count (Koç's `2s^2 + s`); its squaring
+/// computes each of the `s(s-1)/2` off-diagonal products once, not twice.
+#[test]
+fn domain_multiply_counts_match_the_metered_product() {
+    enum P {}
+    for bits in [64usize, 1024, 2048, 4096] {
+        let n = (BigUint::from(1u8) << bits) - 1u8;
+        let domain = Domain::<P>::public(&to_nat(&n)).unwrap();
+        let modulus = Modulus::<u64>::new(&to_nat(&n)).unwrap();
+        let mut mm = modulus.metered(Product::ALL[0], OpCounts::default());
+        let x = mm.to_mont(&to_nat(&BigUint::from(3u8)));
+        let before = mm.meter().muls();
+        let _ = mm.mul(&x, &x);
+        let (product, square) = domain.multiplies();
+        assert_eq!(product as u64, mm.meter().muls() - before, "{bits} bits");
+        let s = bits / 64;
+        assert_eq!(square, product - (s * s - s) / 2, "{bits} bits");
+    }
+}

@@ -13,7 +13,8 @@
 
 #![allow(unsafe_code)]
 
-use super::{CHAIN, Num, rate};
+use super::products::CHAIN;
+use super::{Num, rate};
 use anyhow::{Context, anyhow, bail};
 use redc_rsa::RsaPrivateKey;
 use std::ffi::{CStr, c_char, c_int, c_long, c_void};

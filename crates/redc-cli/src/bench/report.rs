@@ -1,7 +1,9 @@
 //! The bench's figures as a Markdown table with ratios and targets, and as
 //! JSON.
 
+use super::cycles::Clock;
 use super::gpu::GpuRow;
+use super::products::{Kernel, OPENSSL4};
 use super::{Mode, Operation, Report, Row};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -184,6 +186,9 @@ pub(super) fn text(report: &Report) -> String {
         "\nRatios: speed of redc's fastest backend over the other (above 1: redc is faster); \
          latency rows compare times per operation, batch rows operations per second.\n",
     );
+    if let Some((clock, kernels)) = &report.products {
+        products_text(&mut out, clock.as_ref(), kernels);
+    }
     if let Some((device, rows)) = &report.gpu {
         gpu_text(&mut out, device, rows);
     }
@@ -191,6 +196,126 @@ pub(super) fn text(report: &Report) -> String {
         let _ = writeln!(out, "Note: {note}");
     }
     out
+}
+
+/// OpenSSL 4's time per product and squaring at `bits`, if measured.
+fn openssl4_ns(kernels: &[Kernel], bits: usize) -> Option<[f64; 2]> {
+    kernels
+        .iter()
+        .find(|k| k.bits == bits && k.name == OPENSSL4)
+        .map(|k| k.ns)
+}
+
+/// Per number, speed of redc's kernel `k` over OpenSSL 4: product, squaring.
+fn per_number_vs_openssl4(k: &Kernel, kernels: &[Kernel]) -> Option<[f64; 2]> {
+    if k.name == OPENSSL4 {
+        return None;
+    }
+    let o = openssl4_ns(kernels, k.bits)?;
+    Some([0, 1].map(|i| o[i] * k.numbers as f64 / k.ns[i]))
+}
+
+/// The table of one product and squaring per kernel.
+fn products_text(out: &mut String, clock: Option<&Clock>, kernels: &[Kernel]) {
+    let _ = match clock {
+        Some(c) => writeln!(
+            out,
+            "\nOne Montgomery product and squaring, one thread; core clock {:.2} GHz{} (chains of dependent adds); \
+             the most per cycle: mulx {}, vpmadd52luq {} on 256-bit and {} on 512-bit vectors\n",
+            c.hz / 1e9,
+            c.hz512.map_or_else(String::new, |h| format!(
+                ", {:.2} GHz while 512-bit vectors are busy",
+                h / 1e9
+            )),
+            per_cycle(c.mulx),
+            per_cycle(c.madd256),
+            per_cycle(c.madd512),
+        ),
+        None => writeln!(
+            out,
+            "\nOne Montgomery product and squaring, one thread (no clock on this CPU)\n"
+        ),
+    };
+    let header = [
+        "bits",
+        "kernel",
+        "numbers",
+        "product",
+        "square",
+        "cycles",
+        "cycles/number",
+        "of port limit",
+        "per number vs OpenSSL 4",
+    ];
+    let mut lines = vec![header.map(str::to_owned).to_vec()];
+    let pair = |x: Option<[f64; 2]>, f: &dyn Fn(f64) -> String| {
+        x.map_or_else(|| "-".to_owned(), |[p, s]| format!("{} / {}", f(p), f(s)))
+    };
+    for k in kernels {
+        let cycles = clock.map(|c| k.cycles(c));
+        lines.push(vec![
+            k.bits.to_string(),
+            k.name.clone(),
+            k.numbers.to_string(),
+            format!("{:.0} ns", k.ns[0]),
+            format!("{:.0} ns", k.ns[1]),
+            pair(cycles, &|c| format!("{c:.0}")),
+            pair(cycles.map(|c| c.map(|x| x / k.numbers as f64)), &|c| format!("{c:.0}")),
+            pair(clock.and_then(|c| k.of_limit(c)), &|f| format!("{:.0}%", 100.0 * f)),
+            pair(per_number_vs_openssl4(k, kernels), &|r| format!("{r:.2}×")),
+        ]);
+    }
+    let left: Vec<bool> = (0..header.len()).map(|c| c == 1).collect();
+    out.push_str(&markdown(&lines, &left));
+    out.push_str(
+        "\nnumbers: numbers multiplied by one call (lanes); cycles and the port limit's share are product / square. \
+         of port limit: the kernel's multiply instructions per call (mulx, or vpmadd52luq/huq, counted from its code) \
+         over the most the core issues in the cycles it took. Each IFMA figure is a call of 512 products one after \
+         another less a call of none, over 512. OpenSSL's instruction counts are not redc's to state: it has no share.\n",
+    );
+}
+
+/// A per-cycle limit, or `-` where the CPU lacks the instruction.
+fn per_cycle(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_owned(), |x| format!("{x:.2}"))
+}
+
+/// The products' figures in JSON.
+fn products_json(clock: Option<&Clock>, kernels: &[Kernel]) -> Value {
+    let rows: Vec<Value> = kernels
+        .iter()
+        .map(|k| {
+            let cycles = clock.map(|c| k.cycles(c));
+            let share = clock.and_then(|c| k.of_limit(c));
+            let vs = per_number_vs_openssl4(k, kernels);
+            let one = |i: usize| {
+                json!({
+                    "ns": k.ns[i],
+                    "cycles": cycles.map(|c| c[i]),
+                    "multiply_instructions": k.limit.map(|(m, _)| m[i]),
+                    "of_port_limit": share.map(|f| f[i]),
+                    "per_number_vs_openssl4": vs.map(|r| r[i]),
+                })
+            };
+            json!({
+                "bits": k.bits,
+                "kernel": k.name,
+                "numbers": k.numbers,
+                "product": one(0),
+                "square": one(1),
+            })
+        })
+        .collect();
+    json!({
+        "clock": clock.map(|c| json!({
+            "core_hz": c.hz,
+            "core_hz_512bit_busy": c.hz512,
+            "mulx_per_cycle": c.mulx,
+            "madd256_per_cycle": c.madd256,
+            "madd512_per_cycle": c.madd512,
+        })),
+        "kernels": rows,
+    })
 }
 
 /// The GPU's table: whole-device rates beside the multiplier ceiling.
@@ -344,6 +469,7 @@ pub(super) fn json(report: &Report) -> Value {
         "seconds_per_measurement": report.seconds,
         "rows": rows,
         "gpu": report.gpu.as_ref().map(|(device, rows)| gpu_json(device, rows)),
+        "products": report.products.as_ref().map(|(clock, kernels)| products_json(clock.as_ref(), kernels)),
         "notes": report.notes,
     })
 }

@@ -1,10 +1,11 @@
 //! The AVX-512 IFMA backend: up to eight independent exponentiations per
 //! group, one per 64-bit lane, with 52-bit digits (multi-buffer). A group
 //! of five to eight runs on 512-bit vectors; one of up to four on 256-bit
-//! vectors, where a product takes about two thirds of the time (measured on
-//! the project's Xeon with 6-bit windows: full RSA-2048 batches in groups
-//! of four ran 5,267 private operations per second against 7,082 in groups
-//! of eight, so the wide vectors stay for full groups). One or two jobs of
+//! vectors, where a product takes 0.80 of the time at 1024 bits and 0.86 at
+//! 2048 (`redc bench`'s per-product table, the project's Xeon; with 6-bit
+//! windows, full RSA-2048 batches in groups of four ran 5,267 private
+//! operations per second against 7,082 in groups of eight, so the wide
+//! vectors stay for full groups). One or two jobs of
 //! 20 to 64 digits run on the 2-way horizontal kernel
 //! (`ifma/lanes/pairs.rs`: both numbers spread across the lanes), which
 //! does half the multiply-adds of four vertical lanes: one secret 1024-bit
@@ -26,6 +27,7 @@ mod lanes;
 use super::backend::{Backend, BackendError, Task};
 use crate::kernel::window::default_window;
 use crate::kernel::{Consts, neg_inv};
+use crate::nat::Nat;
 use crate::nat::limbs;
 use crate::secret::SecretNat;
 use lanes::{DIGIT, Exponents, Input, LANES, Token, Vector, Y, Z, pairs};
@@ -45,6 +47,136 @@ impl Ifma {
     /// The backend, if this CPU has AVX-512F and AVX-512 IFMA.
     pub fn detect() -> Option<Ifma> {
         Token::detect().map(Ifma)
+    }
+
+    /// For each job `(n, b)`, `b^(count+1) mod n` by `count` Montgomery
+    /// products `x := x·b`, or with `square` `b^(2^count) mod n` by `count`
+    /// squarings, one after another on the kernel of `layout`, each job in
+    /// its own lane (idle lanes repeat the first): the products of an
+    /// exponentiation without its windows, to time one product at a time
+    /// (`redc bench`) and to test each kernel. Besides the `count` products
+    /// it converts to and from 52-bit digits and makes three (`R mod n`,
+    /// and into and out of Montgomery form). For public inputs: it compares
+    /// and returns them in variable time.
+    ///
+    /// `None` unless there are 1 to `layout.numbers()` jobs, each `n` an odd
+    /// modulus `>= 3` of one class that `layout` takes ([`Layout::takes`])
+    /// and each `b < n`.
+    pub fn chain(
+        &self,
+        layout: Layout,
+        jobs: &[(&Nat<u64>, &Nat<u64>)],
+        count: usize,
+        square: bool,
+    ) -> Option<Vec<Nat<u64>>> {
+        if !(1..=layout.numbers()).contains(&jobs.len()) {
+            return None;
+        }
+        let mut prepared = Vec::with_capacity(jobs.len());
+        for &(n, b) in jobs {
+            let c = Arc::new(Consts::new(n.digits()).ok()?);
+            let d = self.class(n.bits()).filter(|&d| layout.takes(d) && b < n)?;
+            let ctx = self.prepare(&c, d);
+            prepared.push((c, ctx, b.to_digits_padded(n.digits().len())));
+        }
+        if prepared.windows(2).any(|w| w[0].1.n.len() != w[1].1.n.len()) {
+            return None;
+        }
+        let tasks: Vec<Task<'_, IfmaCtx>> = prepared
+            .iter()
+            .map(|(c, ctx, base)| Task {
+                ctx,
+                modulus: c,
+                base,
+                exp: &[],
+                exp_bits: 0,
+            })
+            .collect();
+        let out = self.group(layout, &tasks, &Exponents::Chain { count, square });
+        Some(out.into_iter().map(SecretNat::into_revealed).collect())
+    }
+}
+
+/// The three IFMA kernels (one product of each multiplies a different
+/// count of numbers); an exponentiation group takes one by its size
+/// (`Layout::for_group`), [`Ifma::chain`] any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Layout {
+    /// Two numbers spread across the lanes of 256-bit vectors (the 2-way
+    /// horizontal kernel, `ifma/lanes/pairs.rs`); classes of 20 to 64
+    /// digits.
+    Pair,
+    /// Four numbers, one per lane of a 256-bit vector.
+    Four,
+    /// Eight numbers, one per lane of a 512-bit vector.
+    Eight,
+}
+
+impl Layout {
+    /// Every layout, in the order of the group sizes they take.
+    pub const ALL: [Layout; 3] = [Layout::Pair, Layout::Four, Layout::Eight];
+
+    /// A short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Pair => "2-way ymm",
+            Layout::Four => "4-lane ymm",
+            Layout::Eight => "8-lane zmm",
+        }
+    }
+
+    /// Numbers multiplied by one product.
+    pub fn numbers(self) -> usize {
+        match self {
+            Layout::Pair => 2,
+            Layout::Four => Y::LANES,
+            Layout::Eight => Z::LANES,
+        }
+    }
+
+    /// Bits per vector register.
+    pub fn vector_bits(self) -> usize {
+        64 * match self {
+            Layout::Pair | Layout::Four => Y::LANES,
+            Layout::Eight => Z::LANES,
+        }
+    }
+
+    /// Whether this layout has a kernel for `digits`-digit numbers (a
+    /// class of [`Backend::class`]).
+    pub fn takes(self, digits: usize) -> bool {
+        CLASSES.contains(&digits)
+            && match self {
+                Layout::Pair => (pairs::MIN_DIGITS..=pairs::MAX_DIGITS).contains(&digits),
+                Layout::Four | Layout::Eight => true,
+            }
+    }
+
+    /// `vpmadd52luq`/`vpmadd52huq` instructions in one product of
+    /// `digits`-digit numbers, counted from the kernels' code: the vertical
+    /// product (`lanes.rs`, `amm`) makes `4·D + 1` per step, `D` steps; the
+    /// 2-way one (`pairs.rs`, `amm`) `4·D/2 + 4` per step, `D` steps, and
+    /// one before them.
+    pub fn madds(self, digits: usize) -> usize {
+        match self {
+            Layout::Pair => digits * (2 * digits + 4) + 1,
+            Layout::Four | Layout::Eight => digits * (4 * digits + 1),
+        }
+    }
+
+    /// The layout of a group of `jobs` jobs of `digits` digits: two jobs of
+    /// 20 to 64 digits side by side in the horizontal layout, up to four
+    /// (and two of 10 digits) on the 256-bit vertical kernel, more on the
+    /// 512-bit one.
+    fn for_group(jobs: usize, digits: usize) -> Layout {
+        if jobs <= 2 && Layout::Pair.takes(digits) {
+            Layout::Pair
+        } else if jobs <= Y::LANES {
+            Layout::Four
+        } else {
+            Layout::Eight
+        }
     }
 }
 
@@ -109,21 +241,12 @@ impl Backend for Ifma {
 }
 
 impl Ifma {
-    /// Run up to [`LANES`] tasks of one class as one lane group, each lane
-    /// reading its task's own digits (idle lanes repeat lane 0 and are
-    /// discarded): fixed windows over
-    /// `exp_bits`, or sliding windows over `shared`, the exponent of every lane.
+    /// Run up to [`LANES`] tasks of one class as one group, on the layout
+    /// of its size ([`Layout::for_group`]): fixed windows over `exp_bits`,
+    /// or sliding windows over `shared`, the exponent of every lane.
     fn run(&self, tasks: &[Task<'_, IfmaCtx>], exp_bits: usize, shared: Option<&[u64]>) -> Vec<SecretNat> {
         assert!((1..=LANES).contains(&tasks.len()), "1 to {LANES} tasks per group");
         let d = tasks[0].ctx.n.len();
-        assert!(tasks.iter().all(|t| t.ctx.n.len() == d), "one class per group");
-        let lane = |l: usize| &tasks[if l < tasks.len() { l } else { 0 }];
-        let input = Input {
-            n: core::array::from_fn(|l| lane(l).ctx.n.as_slice()),
-            r2: core::array::from_fn(|l| lane(l).ctx.r2.as_slice()),
-            base: core::array::from_fn(|l| lane(l).base),
-            k0: core::array::from_fn(|l| lane(l).ctx.k0),
-        };
         // Sliding windows (a public exponent shared by every lane) read no
         // whole table: OpenSSL's thresholds.
         let width = match shared {
@@ -151,10 +274,34 @@ impl Ifma {
             Some(exp) => Exponents::Shared { width, exp },
             None => Exponents::Windows { width, digits: &digits },
         };
+        self.group(Layout::for_group(tasks.len(), d), tasks, &exps)
+    }
+
+    /// Run `tasks` (one class, at most `layout.numbers()`) as one group of
+    /// `layout`, each lane reading its task's own digits (idle lanes repeat
+    /// lane 0 and are discarded).
+    fn group(&self, layout: Layout, tasks: &[Task<'_, IfmaCtx>], exps: &Exponents<'_>) -> Vec<SecretNat> {
+        assert!(
+            (1..=layout.numbers()).contains(&tasks.len()),
+            "1 to {} tasks per group",
+            layout.numbers()
+        );
+        let d = tasks[0].ctx.n.len();
+        assert!(
+            tasks.iter().all(|t| t.ctx.n.len() == d) && layout.takes(d),
+            "one class of the layout per group"
+        );
+        let lane = |l: usize| &tasks[if l < tasks.len() { l } else { 0 }];
+        let input = Input {
+            n: core::array::from_fn(|l| lane(l).ctx.n.as_slice()),
+            r2: core::array::from_fn(|l| lane(l).ctx.r2.as_slice()),
+            base: core::array::from_fn(|l| lane(l).base),
+            k0: core::array::from_fn(|l| lane(l).ctx.k0),
+        };
         macro_rules! dispatch {
             ($($c:literal),*) => {
                 match d {
-                    $($c => run_class::<$c, { $c / 2 }>(self.0, &input, &exps, tasks),)*
+                    $($c => run_class::<$c, { $c / 2 }>(self.0, layout, &input, exps, tasks),)*
                     _ => unreachable!("prepare takes a class of CLASSES"),
                 }
             };
@@ -163,24 +310,20 @@ impl Ifma {
     }
 }
 
-/// One group of class `D`: the lanes' results on the stack (no allocation
-/// beside the answers), wiped once they are copied out.
+/// One group of class `D` on `layout`: the lanes' results on the stack (no
+/// allocation beside the answers), wiped once they are copied out.
 fn run_class<const D: usize, const H: usize>(
     token: Token,
+    layout: Layout,
     input: &Input<'_>,
     exps: &Exponents<'_>,
     tasks: &[Task<'_, IfmaCtx>],
 ) -> Vec<SecretNat> {
     let mut out = [[0u64; LANES]; D];
-    // Two jobs of 20 to 64 digits run side by side in the horizontal
-    // layout, up to four (and two of 10 digits) on the 256-bit vertical
-    // kernel, more on the 512-bit one.
-    if tasks.len() <= 2 && (pairs::MIN_DIGITS..=pairs::MAX_DIGITS).contains(&D) {
-        pairs::pow::<D, H>(token, input, exps, &mut out);
-    } else if tasks.len() <= Y::LANES {
-        lanes::pow::<Y, D>(token, input, exps, &mut out);
-    } else {
-        lanes::pow::<Z, D>(token, input, exps, &mut out);
+    match layout {
+        Layout::Pair => pairs::pow::<D, H>(token, input, exps, &mut out),
+        Layout::Four => lanes::pow::<Y, D>(token, input, exps, &mut out),
+        Layout::Eight => lanes::pow::<Z, D>(token, input, exps, &mut out),
     }
     let answers = tasks
         .iter()

@@ -5,8 +5,9 @@
 //!
 //! `x^2 = 2·sum_{i<j} x_i·x_j·2^(64(i+j)) + sum_i x_i^2·2^(128i)`: `s(s-1)/2`
 //! digit products for the triangle and `s` for the diagonal, against `s^2`
-//! for a general product; with the `s^2` of the reduction a squaring takes
-//! `1.5·s^2 + s/2` multiplications instead of `2s^2 + s`. The triangle runs
+//! for a general product; with the `s^2 + s` of the reduction (its quotient
+//! digits included) a squaring takes `1.5·s^2 + 1.5·s` multiplications
+//! instead of `2s^2 + s`. The triangle runs
 //! two rows per loop (two independent carry chains); the reduction is the
 //! multi-row pass of [`super::fios`].
 //!

@@ -8,12 +8,14 @@
 //! AVX-512F, VL and IFMA succeeded, and the lane types below are private to
 //! this module.
 //!
-//! Why two widths: on the project's Xeon (Sapphire Rapids class) a 256-bit
-//! `vpmadd52luq` issues twice per cycle and a 512-bit one about once
-//! (measured back to back: 0.37 and 0.87 TSC ticks per instruction), so
-//! four lanes in `Y` take well under half the time of eight in `Z`: a lone
-//! operation, whose CRT halves fill two to four lanes, does not pay for
-//! eight.
+//! Why two widths: a lone operation, whose CRT halves fill two to four
+//! lanes, does not pay for eight. On the project's Xeon (Sapphire Rapids
+//! class) both widths issue two `vpmadd52luq` per cycle at the limit, but
+//! the core runs about 7% slower while 512-bit vectors are busy (`redc
+//! bench` measures both), and the wide product reaches a smaller share of
+//! its limit: one 1024-bit product takes about 200 ns on four lanes of `Y`
+//! against 250 ns on eight of `Z`, one 2048-bit product 1.15 µs against
+//! 1.34 µs (`redc bench`'s per-product table).
 //!
 //! `vpmadd52luq`/`vpmadd52huq` add the low/high 52 bits of a 52×52-bit
 //! product to a 64-bit accumulator, so a digit column can absorb thousands
@@ -309,6 +311,10 @@ pub(super) enum Exponents<'a> {
     Windows { width: u32, digits: &'a [[u64; LANES]] },
     /// Public and the same in every lane: sliding windows of at most `width` bits.
     Shared { width: u32, exp: &'a [u64] },
+    /// No exponent: `count` products by the base (`b^(count+1)`), or with
+    /// `square` `count` squarings (`b^(2^count)`), one after another, to
+    /// time and test one product at a time (`super::Ifma::chain`).
+    Chain { count: usize, square: bool },
 }
 
 /// `base^exp mod n` in the first `W::LANES` lanes, fully reduced,
@@ -358,6 +364,17 @@ fn exponentiate<K: Kernel<Index = [u64; LANES]>>(
     let x = match *exps {
         Exponents::Windows { width, digits } => window::pow(k, &b, width, digits.len(), |w| digits[w], &mut ()),
         Exponents::Shared { width, exp } => sliding::pow_vartime(k, &b, exp, width, &mut ()),
+        Exponents::Chain { count, square } => {
+            let mut x = b.clone();
+            for _ in 0..count {
+                if square {
+                    k.sqr(&mut x);
+                } else {
+                    k.mul(&mut x, &b);
+                }
+            }
+            x
+        }
     };
     b.zeroize();
     x
@@ -556,5 +573,109 @@ unsafe fn normalize<W: Vector, const D: usize>(acc: &mut [W; D]) {
             carry = W::shr52(t);
             *digit = W::and(t, mask);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::ifma::Layout;
+    use core::cell::Cell;
+
+    std::thread_local! {
+        /// Multiply-adds made by [`Counted`] on this thread.
+        static MADDS: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Four lanes in plain integers that count their multiply-adds: the
+    /// product's code run as written, to count what [`Layout::madds`]
+    /// states.
+    #[derive(Clone, Copy, Default)]
+    struct Counted([u64; 4]);
+
+    impl Counted {
+        fn map2(a: Self, b: Self, f: impl Fn(u64, u64) -> u64) -> Self {
+            Counted(core::array::from_fn(|l| f(a.0[l], b.0[l])))
+        }
+        fn madd(acc: Self, a: Self, b: Self, hi: bool) -> Self {
+            MADDS.with(|c| c.set(c.get() + 1));
+            Counted(core::array::from_fn(|l| {
+                let p = u128::from(a.0[l] & MASK) * u128::from(b.0[l] & MASK);
+                acc.0[l].wrapping_add(if hi { (p >> DIGIT) as u64 } else { p as u64 & MASK })
+            }))
+        }
+    }
+
+    // SAFETY (every method): plain integer arithmetic, no CPU feature.
+    impl Vector for Counted {
+        const LANES: usize = 4;
+        unsafe fn splat(x: u64) -> Self {
+            Counted([x; 4])
+        }
+        unsafe fn load(x: &[u64; LANES]) -> Self {
+            Counted(core::array::from_fn(|l| x[l]))
+        }
+        unsafe fn store(self) -> [u64; LANES] {
+            core::array::from_fn(|l| self.0.get(l).copied().unwrap_or(0))
+        }
+        unsafe fn add(a: Self, b: Self) -> Self {
+            Counted::map2(a, b, u64::wrapping_add)
+        }
+        unsafe fn sub(a: Self, b: Self) -> Self {
+            Counted::map2(a, b, u64::wrapping_sub)
+        }
+        unsafe fn and(a: Self, b: Self) -> Self {
+            Counted::map2(a, b, |x, y| x & y)
+        }
+        unsafe fn andnot(a: Self, b: Self) -> Self {
+            Counted::map2(a, b, |x, y| !x & y)
+        }
+        unsafe fn shr52(a: Self) -> Self {
+            Counted(a.0.map(|x| x >> 52))
+        }
+        unsafe fn shr63(a: Self) -> Self {
+            Counted(a.0.map(|x| x >> 63))
+        }
+        unsafe fn madd_lo(acc: Self, a: Self, b: Self) -> Self {
+            Counted::madd(acc, a, b, false)
+        }
+        unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self {
+            Counted::madd(acc, a, b, true)
+        }
+        unsafe fn eq(a: Self, b: Self) -> u8 {
+            (0..4).fold(0, |m, l| m | (u8::from(a.0[l] == b.0[l]) << l))
+        }
+        unsafe fn blend(mask: u8, a: Self, b: Self) -> Self {
+            Counted(core::array::from_fn(
+                |l| if mask >> l & 1 == 1 { a.0[l] } else { b.0[l] },
+            ))
+        }
+    }
+
+    /// One vertical product of `D` digits makes the multiply-adds
+    /// [`Layout::madds`] states for the vertical layouts (the count does
+    /// not depend on the values; these are `n = 2^(52·D - 3) + 1` and `a`
+    /// of mixed digits below it).
+    fn count<const D: usize>() {
+        let digit = |j: usize, top: u64, low: u64| V(Counted([if j == D - 1 { top } else { low }; 4]));
+        let n: [V<Counted>; D] = core::array::from_fn(|j| digit(j, 1 << (DIGIT - 3), u64::from(j == 0)));
+        let a: [V<Counted>; D] = core::array::from_fn(|j| digit(j, 0, (j as u64).wrapping_mul(0x9e37_79b9) & MASK));
+        // k0 = -n^-1 mod 2^52 = -1 for n ≡ 1.
+        let k0 = V(Counted([MASK; 4]));
+        MADDS.with(|c| c.set(0));
+        // SAFETY: `Counted` needs no CPU feature.
+        let out = unsafe { amm(&a, &a, &n, k0) };
+        let madds = MADDS.with(Cell::get);
+        assert_eq!(madds, Layout::Four.madds(D), "{D} digits");
+        assert_eq!(madds, Layout::Eight.madds(D), "{D} digits");
+        assert!(out.iter().all(|v| v.0.0.iter().all(|&d| d <= MASK)), "{D} digits");
+    }
+
+    #[test]
+    fn vertical_products_make_the_counted_multiply_adds() {
+        count::<10>();
+        count::<20>();
+        count::<40>();
+        count::<160>();
     }
 }

@@ -1,0 +1,149 @@
+//! Each IFMA kernel one product at a time ([`Ifma::chain`]: products by the
+//! base and squarings, with no window or table) against num-bigint, at the
+//! edges of every size class, on random and edge bases and moduli. Skipped
+//! (and named on stderr) on a CPU without AVX-512 IFMA.
+#![cfg(target_arch = "x86_64")]
+
+mod common;
+use common::{pow2, pseudo, to_big, to_nat};
+use num_bigint::BigUint;
+use num_traits::One;
+use redc::engine::ifma::{Ifma, Layout};
+
+/// The backend, or `None` with a line on stderr.
+#[allow(clippy::print_stderr)]
+fn ifma() -> Option<Ifma> {
+    let k = Ifma::detect();
+    if k.is_none() {
+        eprintln!("SKIPPED: this CPU has no AVX-512 IFMA");
+    }
+    k
+}
+
+/// Groups of moduli of one class, at both ends of each class (`52·D >=
+/// bits + 2`: 518 bits is the last of 10 digits, 519 the first of 20; 3118
+/// the last the 2-way kernel takes) and at the RSA sizes: in each group a
+/// random one with the top bit set, all ones, `2^(bits-1) + 1`, and more
+/// random ones up to eight, so that every lane holds a different number.
+fn groups() -> Vec<Vec<BigUint>> {
+    let sizes = [
+        3usize, 518, 519, 1024, 1038, 1039, 1536, 2048, 2078, 2079, 3072, 3118, 3119, 4096, 4158, 6238, 6239, 8318,
+    ];
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &bits)| {
+            let mut g = vec![pow2(bits) - 1u8, pow2(bits - 1) + 1u8];
+            g.extend((0..6).map(|k| pseudo(bits, (8 * i + k) as u64 + 1) | BigUint::one()));
+            g.rotate_right(1);
+            g
+        })
+        .collect()
+}
+
+/// A base below each of `moduli`: `0`, `n - 1`, `1`, then random ones.
+fn bases(moduli: &[BigUint], seed: u64) -> Vec<BigUint> {
+    moduli
+        .iter()
+        .enumerate()
+        .map(|(l, n)| match l {
+            0 => BigUint::ZERO,
+            1 => n - 1u8,
+            2 => BigUint::one(),
+            _ => pseudo(n.bits() as usize + 9, seed ^ (l as u64 * 0x77)) % n,
+        })
+        .collect()
+}
+
+#[test]
+fn every_layout_chains_products_and_squares_like_the_oracle() {
+    let Some(k) = ifma() else { return };
+    let mut runs = [0usize; 3];
+    for (i, group) in groups().iter().enumerate() {
+        for (l, layout) in Layout::ALL.into_iter().enumerate() {
+            // A full group, a different number in every lane, and one job
+            // alone (the idle lanes repeat it).
+            for moduli in [&group[..layout.numbers()], &group[..1]] {
+                let bases = bases(moduli, i as u64);
+                let nats: Vec<_> = moduli.iter().zip(&bases).map(|(n, b)| (to_nat(n), to_nat(b))).collect();
+                let jobs: Vec<_> = nats.iter().map(|(n, b)| (n, b)).collect();
+                for count in [0usize, 1, 6] {
+                    let product = k.chain(layout, &jobs, count, false);
+                    let square = k.chain(layout, &jobs, count, true);
+                    let (Some(product), Some(square)) = (product, square) else {
+                        // Only the 2-way kernel leaves classes out: 10
+                        // digits (up to 518 bits) and above 60 (3118).
+                        let bits = moduli[0].bits();
+                        assert!(
+                            layout == Layout::Pair && !(519..=3118).contains(&bits),
+                            "{layout:?} at {bits} bits"
+                        );
+                        continue;
+                    };
+                    assert_eq!((product.len(), square.len()), (moduli.len(), moduli.len()));
+                    for (j, (n, b)) in moduli.iter().zip(&bases).enumerate() {
+                        let want = b.modpow(&BigUint::from(count + 1), n);
+                        assert_eq!(
+                            to_big(&product[j]),
+                            want,
+                            "{layout:?} lane {j} product x{count}, n = {n:x}, b = {b:x}"
+                        );
+                        let want = b.modpow(&pow2(count), n);
+                        assert_eq!(
+                            to_big(&square[j]),
+                            want,
+                            "{layout:?} lane {j} square x{count}, n = {n:x}, b = {b:x}"
+                        );
+                    }
+                    runs[l] += 1;
+                }
+            }
+        }
+    }
+    // The 2-way kernel took the ten sizes of its classes (20, 30, 40 and
+    // 60 digits: 519 to 3118 bits); the vertical ones all eighteen.
+    assert_eq!(runs, [10 * 2 * 3, 18 * 2 * 3, 18 * 2 * 3]);
+}
+
+#[test]
+fn chain_refuses_what_no_kernel_takes() {
+    let Some(k) = ifma() else { return };
+    let n = pseudo(1024, 5) | BigUint::one();
+    let b = BigUint::from(7u8);
+    let one = |n: &BigUint, b: &BigUint, layout: Layout| k.chain(layout, &[(&to_nat(n), &to_nat(b))], 1, false);
+    for layout in Layout::ALL {
+        // An even modulus, 1, a base not below n, a modulus of no class.
+        assert!(one(&(&n - 1u8), &b, layout).is_none());
+        assert!(one(&BigUint::one(), &BigUint::ZERO, layout).is_none());
+        assert!(one(&n, &n, layout).is_none());
+        assert!(one(&(pow2(8319) - 1u8), &b, layout).is_none());
+        // No job, more jobs than lanes, jobs of two classes.
+        let (n, b, m) = (to_nat(&n), to_nat(&b), to_nat(&(pow2(2048) - 1u8)));
+        assert!(k.chain(layout, &[], 1, false).is_none());
+        assert!(
+            k.chain(layout, &vec![(&n, &b); layout.numbers() + 1], 1, false)
+                .is_none()
+        );
+        assert!(k.chain(layout, &[(&n, &b), (&m, &b)], 1, false).is_none());
+    }
+    // The 2-way kernel has no 10-digit class (512 bits); the others have.
+    let small = pseudo(512, 9) | BigUint::one();
+    assert!(one(&small, &b, Layout::Pair).is_none());
+    assert!(one(&small, &b, Layout::Four).is_some());
+}
+
+#[test]
+fn layouts_describe_their_kernels() {
+    // One vertical product of D digits: D steps of 4·D + 1 multiply-adds
+    // (counted on the code itself by a unit test of lanes.rs); the 2-way
+    // one D steps of 2·D + 4 and one more (read from pairs.rs).
+    assert_eq!(Layout::Eight.madds(20), 1620);
+    assert_eq!(Layout::Four.madds(40), 6440);
+    assert_eq!(Layout::Pair.madds(20), 881);
+    assert_eq!(
+        Layout::ALL.map(|l| (l.numbers(), l.vector_bits())),
+        [(2, 256), (4, 256), (8, 512)]
+    );
+    assert!(Layout::Pair.takes(20) && Layout::Pair.takes(60) && !Layout::Pair.takes(10) && !Layout::Pair.takes(80));
+    assert!(Layout::Eight.takes(10) && Layout::Eight.takes(160) && !Layout::Eight.takes(21));
+}
