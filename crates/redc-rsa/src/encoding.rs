@@ -434,6 +434,75 @@ fn encoding(what: &str, err: impl core::fmt::Display) -> Error {
     Error::Encoding(format!("{what}: {err}"))
 }
 
+/// Why `der`, read as `what`, failed to decode: `err`, or that one of its
+/// INTEGERs is negative (the decoder only says "malformed").
+fn decoding(what: &str, der: &[u8], err: impl core::fmt::Display) -> Error {
+    if has_negative_integer(der, 0) {
+        negative(what)
+    } else {
+        encoding(what, err)
+    }
+}
+
+/// The error for a negative INTEGER in `what`.
+fn negative(what: &str) -> Error {
+    Error::Encoding(format!(
+        "{what}: an INTEGER is negative (RSA key numbers are positive: DER's INTEGER is two's \
+         complement, so a value with its top bit set needs a leading zero byte)"
+    ))
+}
+
+/// Whether the DER `der` holds a negative INTEGER: walked through its
+/// SEQUENCEs and context tags, and into OCTET and BIT STRINGs whose
+/// contents are DER themselves (PKCS#8 and SPKI wrap the RSA key so), at
+/// most 8 levels deep. A malformed part ends the walk of its level.
+fn has_negative_integer(der: &[u8], depth: usize) -> bool {
+    if depth >= 8 {
+        return false;
+    }
+    let mut rest = der;
+    loop {
+        let Some((tag, body, next)) = tlv(rest) else {
+            return false;
+        };
+        let found = match tag {
+            0x02 => body.first().is_some_and(|b| b & 0x80 != 0),
+            0x30 | 0x31 | 0xa0..=0xbf => has_negative_integer(body, depth + 1),
+            0x04 => has_negative_integer(body, depth + 1),
+            0x03 => body
+                .split_first()
+                .is_some_and(|(_, bits)| has_negative_integer(bits, depth + 1)),
+            _ => false,
+        };
+        if found {
+            return true;
+        }
+        if next.is_empty() {
+            return false;
+        }
+        rest = next;
+    }
+}
+
+/// The first DER TLV of `der`: its tag, its contents and what follows;
+/// `None` if it is cut short or its length is not in DER's forms (up to
+/// four length bytes).
+fn tlv(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = der.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = match first {
+        0..=0x7f => (usize::from(first), rest),
+        0x81..=0x84 => {
+            let k = usize::from(first & 0x7f);
+            let (bytes, rest) = rest.split_at_checked(k)?;
+            (bytes.iter().fold(0usize, |l, &b| (l << 8) | usize::from(b)), rest)
+        }
+        _ => return None,
+    };
+    let (body, next) = rest.split_at_checked(len)?;
+    Some((tag, body, next))
+}
+
 /// Tries each DER structure in turn; the first that parses decides.
 fn key_from_der(der: &[u8], password: Option<&[u8]>) -> Result<AnyKey> {
     if let Ok(info) = PrivateKeyInfo::from_der(der) {
@@ -455,6 +524,9 @@ fn key_from_der(der: &[u8], password: Option<&[u8]>) -> Result<AnyKey> {
     if let Some(err) = unsupported_encryption(der) {
         return Err(err);
     }
+    if has_negative_integer(der, 0) {
+        return Err(negative("the key"));
+    }
     Err(Error::Encoding(
         "not a DER RSA key: the input is none of PKCS#8 PrivateKeyInfo, PKCS#1 RSAPrivateKey, \
          PKCS#8 EncryptedPrivateKeyInfo, SubjectPublicKeyInfo, PKCS#1 RSAPublicKey"
@@ -463,12 +535,12 @@ fn key_from_der(der: &[u8], password: Option<&[u8]>) -> Result<AnyKey> {
 }
 
 fn private_from_pkcs1_der(der: &[u8]) -> Result<RsaPrivateKey> {
-    let key = pkcs1::RsaPrivateKey::from_der(der).map_err(|e| encoding("PKCS#1 RSAPrivateKey", e))?;
+    let key = pkcs1::RsaPrivateKey::from_der(der).map_err(|e| decoding("PKCS#1 RSAPrivateKey", der, e))?;
     private_from_pkcs1(&key)
 }
 
 fn private_from_pkcs8_der(der: &[u8]) -> Result<RsaPrivateKey> {
-    let info = PrivateKeyInfo::from_der(der).map_err(|e| encoding("PKCS#8 PrivateKeyInfo", e))?;
+    let info = PrivateKeyInfo::from_der(der).map_err(|e| decoding("PKCS#8 PrivateKeyInfo", der, e))?;
     private_from_pkcs8(&info)
 }
 
@@ -506,12 +578,12 @@ fn unsupported_encryption(der: &[u8]) -> Option<Error> {
 }
 
 fn public_from_spki_der(der: &[u8]) -> Result<RsaPublicKey> {
-    let spki = SubjectPublicKeyInfoRef::from_der(der).map_err(|e| encoding("SubjectPublicKeyInfo", e))?;
+    let spki = SubjectPublicKeyInfoRef::from_der(der).map_err(|e| decoding("SubjectPublicKeyInfo", der, e))?;
     public_from_spki(&spki)
 }
 
 fn public_from_pkcs1_der(der: &[u8]) -> Result<RsaPublicKey> {
-    let key = pkcs1::RsaPublicKey::from_der(der).map_err(|e| encoding("PKCS#1 RSAPublicKey", e))?;
+    let key = pkcs1::RsaPublicKey::from_der(der).map_err(|e| decoding("PKCS#1 RSAPublicKey", der, e))?;
     public_from_pkcs1(&key)
 }
 
@@ -540,7 +612,7 @@ fn check_rsa_algorithm(alg: &AlgorithmIdentifierRef<'_>, what: &str) -> Result<(
 fn private_from_pkcs8(info: &PrivateKeyInfo<'_>) -> Result<RsaPrivateKey> {
     check_rsa_algorithm(&info.algorithm, "PKCS#8 PrivateKeyInfo")?;
     let key = pkcs1::RsaPrivateKey::from_der(info.private_key)
-        .map_err(|e| encoding("PKCS#8 PrivateKeyInfo: the RSAPrivateKey inside", e))?;
+        .map_err(|e| decoding("PKCS#8 PrivateKeyInfo: the RSAPrivateKey inside", info.private_key, e))?;
     private_from_pkcs1(&key)
 }
 
@@ -683,7 +755,7 @@ fn public_from_spki(spki: &SubjectPublicKeyInfoRef<'_>) -> Result<RsaPublicKey> 
         .as_bytes()
         .ok_or_else(|| Error::Encoding("SubjectPublicKeyInfo: the key BIT STRING has unused bits".into()))?;
     let key = pkcs1::RsaPublicKey::from_der(bytes)
-        .map_err(|e| encoding("SubjectPublicKeyInfo: the RSAPublicKey inside", e))?;
+        .map_err(|e| decoding("SubjectPublicKeyInfo: the RSAPublicKey inside", bytes, e))?;
     public_from_pkcs1(&key)
 }
 

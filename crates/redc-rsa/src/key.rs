@@ -111,8 +111,9 @@ impl core::fmt::Debug for RsaPublicKey {
 }
 
 impl RsaPublicKey {
-    /// A public key, checked: `n` odd of `MIN_BITS..=MAX_BITS` bits, `e` odd
-    /// with `3 <= e < n`.
+    /// A public key, checked: `n` odd of `MIN_BITS..=MAX_BITS` bits without
+    /// a prime factor below [`crate::weak::TRIAL_BOUND`], `e` odd with
+    /// `3 <= e < n`.
     pub fn new(n: Num, e: Num) -> Result<Self> {
         let bits = n.bits();
         if !(MIN_BITS..=MAX_BITS).contains(&bits) {
@@ -132,6 +133,9 @@ impl RsaPublicKey {
                     format!("of {} bits", e.bits())
                 }
             )));
+        }
+        if let Some(p) = crate::weak::small_factor(&n) {
+            return Err(Error::InvalidKey(format!("modulus has the small prime factor {p}")));
         }
         let domain = Domain::public(&n).map_err(|err| Error::InvalidKey(err.to_string()))?;
         Ok(Self {
@@ -278,6 +282,7 @@ fn secret(x: &Num, len: usize) -> Result<SecretNat> {
 fn prime<M>(p: &Num, exp: &Num, i: usize, bound: usize) -> Result<Prime<M>> {
     let value = secret(p, p.digits().len())?;
     let domain = Domain::new(&value).map_err(|err| Error::InvalidKey(format!("prime {}: {err}", i + 1)))?;
+    crate::weak::check_fermat(i, &value, &domain, bound)?;
     Ok(Prime {
         exp: secret(exp, value.len())?,
         fermat: value.wrapping_sub_small(2),
@@ -298,7 +303,9 @@ impl RsaPrivateKey {
     /// given numbers are wiped once converted.
     ///
     /// Checked: the primes multiply to `n`, each is odd and greater than 2,
-    /// `e·d ≡ 1 (mod r_i - 1)` for every prime, plus the public-key checks.
+    /// has at least half its share of `n`'s bits and passes a Fermat test,
+    /// `e·d ≡ 1 (mod r_i - 1)` for every prime, plus the public-key checks
+    /// (no prime factor below `2^16`): [`crate::weak`].
     pub fn from_components(n: Num, e: Num, d: Num, primes: Vec<Num>) -> Result<Self> {
         use zeroize::Zeroizing;
         // Secrets are wiped on every path out, the error paths included.
@@ -322,6 +329,9 @@ impl RsaPrivateKey {
             return Err(Error::InvalidKey(
                 "the primes do not multiply to the modulus (p·q != n)".into(),
             ));
+        }
+        for (i, p) in primes.iter().enumerate() {
+            crate::weak::check_prime_size(i, p.bits(), primes.len(), public.n.bits())?;
         }
         if d.is_zero() || *d >= public.n {
             return Err(Error::InvalidKey("private exponent d is not in 1..n".into()));

@@ -10,6 +10,7 @@
 //! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes |
 //! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
 //! | [`keygen`], [`encoding`], [`envelope`] | key generation, key files, the file envelope |
+//! | [`weak`] | the checks against weak keys (small factors, small or composite primes) |
 //!
 //! Public integers are [`Num`] = `redc::Nat<u64>`; private values are
 //! [`redc::SecretNat`]s of public lengths. Both primitives run on the batch
@@ -35,6 +36,7 @@ pub mod oaep;
 pub mod pkcs1v15;
 pub mod primitive;
 pub mod pss;
+pub mod weak;
 
 pub use encoding::{AnyKey, Pbes2Kdf, read_key, read_private_key, read_public_key};
 pub use error::{Error, Result};

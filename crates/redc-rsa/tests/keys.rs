@@ -687,11 +687,17 @@ fn inconsistent_keys_are_rejected_with_the_reason() {
         &tampered(&good, |k| k.private_exponent = uint(&[0])),
         "d is not in 1..n",
     );
-    // q and n swapped for values of the right shape but wrong: p·q != n again.
+    // q and n swapped for values of the right shape but wrong: p·q != n
+    // again (n + k without a small factor, which is refused first).
+    let n = Num::from_be_bytes(pkcs1::RsaPrivateKey::from_der(&good).unwrap().modulus.as_bytes());
+    let k = (1..)
+        .map(|i| 2 * i)
+        .find(|&k| redc_rsa::weak::small_factor(&n.add(&Num::from_u64(k))).is_none())
+        .unwrap();
     assert_rejected(
-        &tampered(&good, |k| {
-            k.prime2 = plus(k.prime2.as_bytes(), 2);
-            k.modulus = plus(k.modulus.as_bytes(), 2);
+        &tampered(&good, |key| {
+            key.prime2 = plus(key.prime2.as_bytes(), 2);
+            key.modulus = plus(key.modulus.as_bytes(), k);
         }),
         "p·q != n",
     );
