@@ -452,36 +452,58 @@ fn negative(what: &str) -> Error {
     ))
 }
 
-/// Whether the DER `der` holds a negative INTEGER: walked through its
-/// SEQUENCEs and context tags, and into OCTET and BIT STRINGs whose
-/// contents are DER themselves (PKCS#8 and SPKI wrap the RSA key so), at
-/// most 8 levels deep. A malformed part ends the walk of its level.
+/// Whether `der` has the shape of an RSA key with a negative INTEGER in
+/// it: PKCS#1 (a SEQUENCE of INTEGERs, a private key's other primes as a
+/// last SEQUENCE of SEQUENCEs of INTEGERs), or PKCS#8 `PrivateKeyInfo` and
+/// SPKI with such a PKCS#1 key in their OCTET or BIT STRING. Anything else
+/// (another kind of DER) is not looked into. `depth` counts the wrappers.
 fn has_negative_integer(der: &[u8], depth: usize) -> bool {
-    if depth >= 8 {
+    let negative = |(tag, body): &(u8, &[u8])| *tag == 0x02 && body.first().is_some_and(|b| b & 0x80 != 0);
+    let Some(fields) = sequence(der) else {
         return false;
-    }
-    let mut rest = der;
-    loop {
-        let Some((tag, body, next)) = tlv(rest) else {
-            return false;
-        };
-        let found = match tag {
-            0x02 => body.first().is_some_and(|b| b & 0x80 != 0),
-            0x30 | 0x31 | 0xa0..=0xbf => has_negative_integer(body, depth + 1),
-            0x04 => has_negative_integer(body, depth + 1),
-            0x03 => body
-                .split_first()
-                .is_some_and(|(_, bits)| has_negative_integer(bits, depth + 1)),
-            _ => false,
-        };
-        if found {
-            return true;
+    };
+    let integer = |f: &(u8, &[u8])| f.0 == 0x02;
+    match fields.as_slice() {
+        // SPKI { AlgorithmIdentifier, BIT STRING { unused bits, PKCS#1 } }.
+        [(0x30, _), (0x03, bits)] if depth == 0 => {
+            bits.split_first().is_some_and(|(_, key)| has_negative_integer(key, 1))
         }
-        if next.is_empty() {
-            return false;
+        // PKCS#8 { INTEGER, AlgorithmIdentifier, OCTET STRING { PKCS#1 }, .. }.
+        [version, (0x30, _), (0x04, key), ..] if depth == 0 && integer(version) => {
+            negative(version) || has_negative_integer(key, 1)
         }
-        rest = next;
+        // PKCS#1: INTEGERs, then a private key's other primes.
+        [ints @ .., last] if ints.iter().all(integer) => {
+            ints.iter().any(negative)
+                || negative(last)
+                || (last.0 == 0x30
+                    && sequence_of(last.1).is_some_and(|infos| {
+                        infos
+                            .iter()
+                            .any(|info| info.0 == 0x30 && sequence_of(info.1).is_some_and(|f| f.iter().any(negative)))
+                    }))
+        }
+        _ => false,
     }
+}
+
+/// The fields of `der` if it is exactly one SEQUENCE of whole TLVs.
+fn sequence(der: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+    match tlv(der)? {
+        (0x30, body, []) => sequence_of(body),
+        _ => None,
+    }
+}
+
+/// The TLVs that make up `body` exactly.
+fn sequence_of(mut body: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+    let mut out = Vec::new();
+    while !body.is_empty() {
+        let (tag, value, next) = tlv(body)?;
+        out.push((tag, value));
+        body = next;
+    }
+    Some(out)
 }
 
 /// The first DER TLV of `der`: its tag, its contents and what follows;
@@ -946,4 +968,55 @@ fn secret_pem(doc: &SecretDocument, label: &'static str) -> Result<Zeroizing<Str
 
 fn pem_string(der: &[u8], label: &str) -> Result<String> {
     der::pem::encode_string(label, LineEnding::LF, der).map_err(|e| encoding("PEM", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DER TLV with a short-form length.
+    fn t(tag: u8, body: &[u8]) -> Vec<u8> {
+        [&[tag, body.len() as u8][..], body].concat()
+    }
+
+    #[test]
+    fn negative_integers_are_found_in_key_shapes_only() {
+        let (neg, pos) = (t(0x02, &[0x80, 1]), t(0x02, &[0x7f, 1]));
+        let pkcs1 = |n: &[u8]| t(0x30, &[n, &t(0x02, &[3])].concat());
+        assert!(has_negative_integer(&pkcs1(&neg), 0));
+        assert!(!has_negative_integer(&pkcs1(&pos), 0));
+        // The other primes of a multi-prime key.
+        let info = t(0x30, &[pos.as_slice(), &neg, &pos].concat());
+        let private = t(0x30, &[pos.as_slice(), &pos, &t(0x30, &info)].concat());
+        assert!(has_negative_integer(&private, 0));
+        // Wrapped in SPKI and PKCS#8.
+        let alg = t(0x30, &t(0x05, &[]));
+        let spki = t(
+            0x30,
+            &[alg.as_slice(), &t(0x03, &[&[0][..], &pkcs1(&neg)].concat())].concat(),
+        );
+        assert!(has_negative_integer(&spki, 0));
+        let pkcs8 = t(0x30, &[t(0x02, &[0]).as_slice(), &alg, &t(0x04, &pkcs1(&neg))].concat());
+        assert!(has_negative_integer(&pkcs8, 0));
+        // Not keys: a SEC1-like key with a negative INTEGER in its OCTET
+        // STRING, a certificate-like nesting, a SPKI inside a SPKI.
+        let sec1 = t(0x30, &[t(0x02, &[1]).as_slice(), &t(0x04, &pkcs1(&neg))].concat());
+        assert!(!has_negative_integer(&sec1, 0));
+        assert!(!has_negative_integer(&t(0x30, &t(0x30, &neg)), 0));
+        let nested = t(0x30, &[alg.as_slice(), &t(0x03, &[&[0][..], &spki].concat())].concat());
+        assert!(!has_negative_integer(&nested, 0));
+    }
+
+    #[test]
+    fn tlv_refuses_what_is_not_der() {
+        assert_eq!(tlv(&[0x02, 0x01, 0x05, 0xaa]), Some((0x02, &[0x05][..], &[0xaa][..])));
+        assert_eq!(tlv(&[0x04, 0x81, 0x01, 0x07]), Some((0x04, &[0x07][..], &[][..])));
+        // Indefinite length, five length bytes, a length past the end, cut short.
+        assert_eq!(tlv(&[0x30, 0x80, 0, 0]), None);
+        assert_eq!(tlv(&[0x30, 0x85, 1, 0, 0, 0, 0]), None);
+        assert_eq!(tlv(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff, 0]), None);
+        assert_eq!(tlv(&[0x02, 0x02, 0x01]), None);
+        assert_eq!(tlv(&[0x02]), None);
+        assert!(!has_negative_integer(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff], 0));
+    }
 }

@@ -8,8 +8,8 @@
 
 mod scheme_support;
 
-use der::Encode;
 use der::asn1::UintRef;
+use der::{Decode, Encode};
 use redc_rsa::{Error, Num, read_key};
 use scheme_support::TempDir;
 use std::sync::OnceLock;
@@ -156,6 +156,9 @@ fn a_composite_prime_is_named() {
     // every consistency check holds, Fermat's test does not.
     let der = private_der(&p.mul(q), &r);
     assert_refused(&der, "RSA PRIVATE KEY", "prime 1 is composite");
+    // The same as the second prime.
+    let der = private_der(&r, &p.mul(q));
+    assert_refused(&der, "RSA PRIVATE KEY", "prime 2 is composite");
 }
 
 #[test]
@@ -169,6 +172,51 @@ fn negative_integers_are_named() {
     let pkcs1 = tlv(0x30, &[negative_n, e].concat());
     assert_refused(&pkcs1, "RSA PUBLIC KEY", "an INTEGER is negative");
     assert_refused(&spki(&pkcs1), "PUBLIC KEY", "an INTEGER is negative");
+
+    // A private key, PKCS#1 and PKCS#8, whose d lost its leading zero byte.
+    let good = private_der(p, q);
+    let key = pkcs1::RsaPrivateKey::from_der(&good).unwrap();
+    let int = |x: UintRef<'_>| {
+        let b = x.as_bytes();
+        tlv(
+            0x02,
+            &if b[0] & 0x80 != 0 {
+                [&[0u8][..], b].concat()
+            } else {
+                b.to_vec()
+            },
+        )
+    };
+    let d = key.private_exponent.as_bytes();
+    let d = if d[0] & 0x80 != 0 {
+        d.to_vec()
+    } else {
+        [&[0xff][..], d].concat()
+    };
+    let fields = [
+        tlv(0x02, &[0]),
+        int(key.modulus),
+        int(key.public_exponent),
+        tlv(0x02, &d),
+        int(key.prime1),
+        int(key.prime2),
+        int(key.exponent1),
+        int(key.exponent2),
+        int(key.coefficient),
+    ];
+    let private = tlv(0x30, &fields.concat());
+    assert_refused(&private, "RSA PRIVATE KEY", "an INTEGER is negative");
+    let alg = [
+        0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00,
+    ];
+    let pkcs8 = tlv(0x30, &[tlv(0x02, &[0]).as_slice(), &alg, &tlv(0x04, &private)].concat());
+    assert_refused(&pkcs8, "PRIVATE KEY", "an INTEGER is negative");
+
+    // Malformed but not negative (no e): the decoder's own message.
+    let no_e = tlv(0x30, &tlv(0x02, &[&[0u8][..], &uint(&n)].concat()));
+    for err in refused(&no_e, "RSA PUBLIC KEY") {
+        assert!(!err.to_string().contains("negative"), "{err}");
+    }
 }
 
 #[test]
