@@ -10,6 +10,7 @@ mod bench;
 mod counts;
 mod demo;
 mod failure;
+mod interrupt;
 mod jsonl;
 mod keyfile;
 mod keys;
@@ -26,6 +27,7 @@ mod vectors;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    interrupt::install();
     run(std::env::args_os())
 }
 

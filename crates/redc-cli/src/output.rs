@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 /// fresh temporary name in the same directory and renamed into place by
 /// [`Sink::finish`], keeping the permissions of a file it replaces (a new
 /// file is readable by its owner only, mode 0600); dropped
-/// without `finish` (an error on the way) or failing to rename, the temporary
-/// file is removed, so nothing half-written is left behind. Anything else —
+/// without `finish` (an error on the way), failing to rename, or on SIGINT,
+/// SIGTERM or SIGHUP ([`crate::interrupt`]), the temporary file is removed,
+/// so nothing half-written is left behind. Anything else —
 /// a device such as `/dev/null`, a pipe — is written directly. A symbolic
 /// link is followed: its target is what gets replaced.
 pub(crate) enum Sink {
@@ -63,6 +64,8 @@ impl Sink {
         rand_core::RngCore::try_fill_bytes(&mut rand_core::OsRng, &mut tag)
             .map_err(|e| anyhow::anyhow!("random generator: {e}"))?;
         let tmp = dest.with_file_name(format!(".{name}.redc-{:016x}.tmp", u64::from_le_bytes(tag)));
+        // Registered before it exists, so that a signal never leaves it.
+        crate::interrupt::register(&tmp);
         let file = {
             use std::os::unix::fs::OpenOptionsExt;
             std::fs::OpenOptions::new()
@@ -71,7 +74,10 @@ impl Sink {
                 .mode(0o600)
                 .open(&tmp)
         }
-        .map_err(|e| bad_input!("{option} {}: cannot create the file: {e}", path.display()))?;
+        .map_err(|e| {
+            crate::interrupt::settle(&tmp, || ());
+            bad_input!("{option} {}: cannot create the file: {e}", path.display())
+        })?;
         if let Ok(m) = std::fs::metadata(&dest) {
             let _ = file.set_permissions(m.permissions());
         }
@@ -100,7 +106,7 @@ impl Sink {
                 let w = out.as_mut().expect("sink already finished");
                 w.flush().context("cannot write output")?;
                 w.get_ref().sync_all().context("cannot write output")?;
-                std::fs::rename(&*tmp, &*dest)
+                crate::interrupt::settle(tmp, || std::fs::rename(&*tmp, &*dest))
                     .with_context(|| format!("cannot move output into place at {}", dest.display()))?;
                 *out = None;
                 Ok(())
@@ -112,7 +118,7 @@ impl Sink {
 impl Drop for Sink {
     fn drop(&mut self) {
         if let Sink::Replace { out: Some(_), tmp, .. } = self {
-            let _ = std::fs::remove_file(tmp);
+            let _ = crate::interrupt::settle(tmp, || std::fs::remove_file(&*tmp));
         }
     }
 }
