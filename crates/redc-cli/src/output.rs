@@ -64,20 +64,17 @@ impl Sink {
         rand_core::RngCore::try_fill_bytes(&mut rand_core::OsRng, &mut tag)
             .map_err(|e| anyhow::anyhow!("random generator: {e}"))?;
         let tmp = dest.with_file_name(format!(".{name}.redc-{:016x}.tmp", u64::from_le_bytes(tag)));
-        // Registered before it exists, so that a signal never leaves it.
-        crate::interrupt::register(&tmp);
-        let file = {
+        // Created and registered at once: SIGINT, SIGTERM or SIGHUP
+        // removes it ([`crate::interrupt`]).
+        let file = crate::interrupt::create(&tmp, || {
             use std::os::unix::fs::OpenOptionsExt;
             std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
                 .mode(0o600)
                 .open(&tmp)
-        }
-        .map_err(|e| {
-            crate::interrupt::settle(&tmp, || ());
-            bad_input!("{option} {}: cannot create the file: {e}", path.display())
-        })?;
+        })
+        .map_err(|e| bad_input!("{option} {}: cannot create the file: {e}", path.display()))?;
         if let Ok(m) = std::fs::metadata(&dest) {
             let _ = file.set_permissions(m.permissions());
         }
@@ -106,8 +103,13 @@ impl Sink {
                 let w = out.as_mut().expect("sink already finished");
                 w.flush().context("cannot write output")?;
                 w.get_ref().sync_all().context("cannot write output")?;
-                crate::interrupt::settle(tmp, || std::fs::rename(&*tmp, &*dest))
-                    .with_context(|| format!("cannot move output into place at {}", dest.display()))?;
+                // Moved into place, or removed if it cannot be.
+                crate::interrupt::settle(tmp, || {
+                    std::fs::rename(&*tmp, &*dest).inspect_err(|_| {
+                        let _ = std::fs::remove_file(&*tmp);
+                    })
+                })
+                .with_context(|| format!("cannot move output into place at {}", dest.display()))?;
                 *out = None;
                 Ok(())
             }
