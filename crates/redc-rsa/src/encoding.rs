@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::{Num, RsaPrivateKey, RsaPublicKey};
 use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, UintRef};
 use der::pem::LineEnding;
-use der::{Decode, Document, Reader, SecretDocument};
+use der::{Decode, Document, Reader, SecretDocument, Tagged};
 use pkcs1::OtherPrimeInfo;
 use pkcs8::pkcs5::{self, pbes2};
 use pkcs8::{EncryptedPrivateKeyInfo, PrivateKeyInfo};
@@ -489,40 +489,22 @@ fn has_negative_integer(der: &[u8], depth: usize) -> bool {
 
 /// The fields of `der` if it is exactly one SEQUENCE of whole TLVs.
 fn sequence(der: &[u8]) -> Option<Vec<(u8, &[u8])>> {
-    match tlv(der)? {
-        (0x30, body, []) => sequence_of(body),
-        _ => None,
-    }
+    let any = AnyRef::from_der(der).ok()?;
+    (any.tag() == der::Tag::Sequence)
+        .then(|| sequence_of(any.value()))
+        .flatten()
 }
 
-/// The TLVs that make up `body` exactly.
-fn sequence_of(mut body: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+/// The TLVs (tag byte, contents) that make up `body` exactly, read by the
+/// `der` crate.
+fn sequence_of(body: &[u8]) -> Option<Vec<(u8, &[u8])>> {
+    let mut reader = der::SliceReader::new(body).ok()?;
     let mut out = Vec::new();
-    while !body.is_empty() {
-        let (tag, value, next) = tlv(body)?;
-        out.push((tag, value));
-        body = next;
+    while !reader.is_finished() {
+        let any: AnyRef<'_> = reader.decode().ok()?;
+        out.push((any.tag().octet(), any.value()));
     }
     Some(out)
-}
-
-/// The first DER TLV of `der`: its tag, its contents and what follows;
-/// `None` if it is cut short or its length is not in DER's forms (up to
-/// four length bytes).
-fn tlv(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let (&tag, rest) = der.split_first()?;
-    let (&first, rest) = rest.split_first()?;
-    let (len, rest) = match first {
-        0..=0x7f => (usize::from(first), rest),
-        0x81..=0x84 => {
-            let k = usize::from(first & 0x7f);
-            let (bytes, rest) = rest.split_at_checked(k)?;
-            (bytes.iter().fold(0usize, |l, &b| (l << 8) | usize::from(b)), rest)
-        }
-        _ => return None,
-    };
-    let (body, next) = rest.split_at_checked(len)?;
-    Some((tag, body, next))
 }
 
 /// Tries each DER structure in turn; the first that parses decides.
@@ -721,7 +703,7 @@ fn private_from_pkcs1(k: &pkcs1::RsaPrivateKey<'_>) -> Result<RsaPrivateKey> {
     }
     // The public checks first (size, even modulus, tiny e), then no component
     // may be longer than the modulus: this bounds the work below.
-    public_from_pkcs1(&k.public_key())?;
+    let public = public_from_pkcs1(&k.public_key())?;
     let n_len = k.modulus.as_bytes().len();
     let mut components = vec![
         k.private_exponent,
@@ -736,15 +718,15 @@ fn private_from_pkcs1(k: &pkcs1::RsaPrivateKey<'_>) -> Result<RsaPrivateKey> {
         return Err(Error::InvalidKey("a key component is longer than the modulus".into()));
     }
 
-    let n = Num::from_be_bytes(k.modulus.as_bytes());
-    let e = Num::from_be_bytes(k.public_exponent.as_bytes());
-    let d = Num::from_be_bytes(k.private_exponent.as_bytes());
-    let primes = [k.prime1, k.prime2]
-        .iter()
-        .chain(others.iter().map(|o| &o.prime))
-        .map(|p| Num::from_be_bytes(p.as_bytes()))
-        .collect();
-    let key = RsaPrivateKey::from_components(n, e, d, primes)?;
+    let d = Zeroizing::new(Num::from_be_bytes(k.private_exponent.as_bytes()));
+    let primes: Zeroizing<Vec<Num>> = Zeroizing::new(
+        [k.prime1, k.prime2]
+            .iter()
+            .chain(others.iter().map(|o| &o.prime))
+            .map(|p| Num::from_be_bytes(p.as_bytes()))
+            .collect(),
+    );
+    let key = RsaPrivateKey::with_public(public, &d, &primes)?;
 
     let exps = key.crt_exponents();
     let coeffs = key.crt_coefficients();
@@ -1008,15 +990,19 @@ mod tests {
     }
 
     #[test]
-    fn tlv_refuses_what_is_not_der() {
-        assert_eq!(tlv(&[0x02, 0x01, 0x05, 0xaa]), Some((0x02, &[0x05][..], &[0xaa][..])));
-        assert_eq!(tlv(&[0x04, 0x81, 0x01, 0x07]), Some((0x04, &[0x07][..], &[][..])));
-        // Indefinite length, five length bytes, a length past the end, cut short.
-        assert_eq!(tlv(&[0x30, 0x80, 0, 0]), None);
-        assert_eq!(tlv(&[0x30, 0x85, 1, 0, 0, 0, 0]), None);
-        assert_eq!(tlv(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff, 0]), None);
-        assert_eq!(tlv(&[0x02, 0x02, 0x01]), None);
-        assert_eq!(tlv(&[0x02]), None);
-        assert!(!has_negative_integer(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff], 0));
+    fn what_is_not_der_is_not_looked_into() {
+        // Indefinite length, five length bytes, a length past the end, cut
+        // short, bytes after the SEQUENCE.
+        for bad in [
+            &[0x30, 0x80, 0x02, 0x01, 0x80, 0, 0][..],
+            &[0x30, 0x85, 1, 0, 0, 0, 0],
+            &[0x30, 0x84, 0xff, 0xff, 0xff, 0xff, 0x02, 0x01, 0x80],
+            &[0x30, 0x03, 0x02, 0x01],
+            &[0x30],
+            &[0x30, 0x03, 0x02, 0x01, 0x80, 0x00],
+        ] {
+            assert!(!has_negative_integer(bad, 0), "{bad:x?}");
+        }
+        assert!(has_negative_integer(&[0x30, 0x03, 0x02, 0x01, 0x80], 0));
     }
 }

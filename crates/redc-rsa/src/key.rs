@@ -17,6 +17,7 @@ use crate::blinding::Blinding;
 use crate::error::{Error, Result};
 use redc::{Domain, Engine, EngineError, Prepared, Residue, SecretNat};
 use std::sync::{Arc, Mutex, PoisonError};
+use zeroize::Zeroizing;
 
 /// Smallest and largest modulus redc's RSA accepts, in bits.
 pub const MIN_BITS: usize = 512;
@@ -307,11 +308,15 @@ impl RsaPrivateKey {
     /// `e·d ≡ 1 (mod r_i - 1)` for every prime, plus the public-key checks
     /// (no prime factor below `2^16`): [`crate::weak`].
     pub fn from_components(n: Num, e: Num, d: Num, primes: Vec<Num>) -> Result<Self> {
-        use zeroize::Zeroizing;
         // Secrets are wiped on every path out, the error paths included.
-        let d = Zeroizing::new(d);
-        let primes = Zeroizing::new(primes);
-        let public = RsaPublicKey::new(n, e)?;
+        let (d, primes) = (Zeroizing::new(d), Zeroizing::new(primes));
+        Self::with_public(RsaPublicKey::new(n, e)?, &d, &primes)
+    }
+
+    /// [`RsaPrivateKey::from_components`] for a public key already checked
+    /// (a key file's reader checks it first, to bound its work); the
+    /// caller wipes `d` and the primes.
+    pub(crate) fn with_public(public: RsaPublicKey, d: &Num, primes: &[Num]) -> Result<Self> {
         if primes.len() < 2 {
             return Err(Error::InvalidKey("a key needs at least two primes".into()));
         }
@@ -380,7 +385,7 @@ impl RsaPrivateKey {
             None
         };
         Ok(Self {
-            d: secret(&d, public.n.digits().len())?,
+            d: secret(d, public.n.digits().len())?,
             crt: Box::new(CrtValues {
                 q_inv: secret(&q_inv, p.value.len())?,
                 p,

@@ -4,8 +4,7 @@
 //! - a modulus with a prime factor below [`TRIAL_BOUND`] (`2^16`) is
 //!   refused: found at once as `gcd(n, P)`, `P` the product of the odd
 //!   primes below the bound (measured here: 0.23 ms for a 2013-bit modulus,
-//!   0.60 ms for 4089 bits; a private key's modulus is checked twice, by the
-//!   public key's reader and by [`crate::RsaPrivateKey::from_components`]);
+//!   0.60 ms for 4089 bits; once per key, by [`crate::RsaPublicKey::new`]);
 //! - a prime of a private key must have at least half its share of the
 //!   modulus (`bits(n) / (2k)` bits for `k` primes): a rule against gross
 //!   imbalance, not a security margin of its own. Balanced keys, and
