@@ -1,14 +1,29 @@
-//! NIST CAVP RSA vectors (FIPS 186-3 "RSA2VS"), from
-//! `../shared/vectors/nist` beside the workspace (or `REDC_NIST_VECTORS`):
+//! NIST CAVP RSA signature vectors (FIPS 186-2 and 186-3): every CAVP file
+//! under the directory named by `REDC_NIST_VECTORS` (default
+//! `../shared/vectors/nist` beside the workspace; sub-directories too). A
+//! file is a CAVP file when its name starts with `SigGen`, `SigVer` or
+//! `KeyGen`, or its text with `# CAVS`, and it ends in `.txt` or `.rsp`;
+//! anything else (`SOURCE.txt`, a README) is ignored. The kind comes from
+//! the name (`SigGen15`, `SigGenPSS`, `SigVer15`, `SigVerPSS`) and must
+//! agree with the header's description; any other kind (X9.31 `SigGenRSA`,
+//! `KeyGen`, ...) fails the test, never skipped.
 //!
-//! - `SigGen15_186-3.txt`: RSASSA-PKCS1-v1_5 signatures must match byte for
-//!   byte — through the full signing path (the primes recovered from `n`,
-//!   `e`, `d`; CRT, blinding, the check with `e`) and, independently, as
-//!   `EMSA-PKCS1-v1_5(M)^d mod n` by `redc::modpow`;
-//! - `SigVerPSS_186-3.rsp`: RSASSA-PSS verification against the expected
-//!   `Result = P/F`, with the salt length of `SaltVal` and with automatic
-//!   salt-length detection.
+//! - SigGen: `S` must verify (PSS, MGF1 with the message hash: with the
+//!   salt length of `SaltVal` or the header's `# Salt len`, and with
+//!   automatic detection). Where the file gives `d` (the 186-2 `.txt`
+//!   files, `SigGen15_186-3.txt`), `S` must also come out byte for byte
+//!   from the key recovered from `n`, `e`, `d`: through the full signing
+//!   path (PKCS#1 v1.5: `sign`; PSS: `emsa_pss_encode` with `SaltVal`,
+//!   then `raw_private`, i.e. CRT, blinding and the check with `e`) and,
+//!   independently, as `EM^d mod n` by `redc::modpow`. Without `d`, the
+//!   v1.5 check is still byte-exact (one `S < n` has `S^e = EM`); the PSS
+//!   one is not.
+//! - SigVer: the verdict must equal `Result = P/F` (PSS: with `SaltVal`'s
+//!   length and with detection); each `P` case is re-signed as above from
+//!   `n`, `e`, `d`, `p`, `q`, byte for byte.
 //!
+//! Values persist until overwritten (`n` once per section in 186-2 files,
+//! `e`, `d` per case in SigVer files); a `[mod = N]` header starts afresh.
 //! The files use CRLF line endings; odd-length hex is left-padded.
 
 #![allow(clippy::print_stderr)]
@@ -17,9 +32,57 @@ mod scheme_support;
 
 use rand_core::OsRng;
 use redc::{PowOptions, modpow};
-use redc_rsa::{HashAlg, Num, RsaPrivateKey, RsaPublicKey, pkcs1v15, pss};
-use scheme_support::{hex, key_from_ned, num, workspace_root};
-use std::path::PathBuf;
+use redc_rsa::{HashAlg, Num, RsaPrivateKey, RsaPublicKey, hazmat, pkcs1v15, pss};
+use scheme_support::{hex, key_from_ned, num, to_hex, workspace_root};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The kinds of CAVP RSA file this runner knows.
+#[derive(Clone, Copy)]
+enum Kind {
+    SigGen15,
+    SigGenPss,
+    SigVer15,
+    SigVerPss,
+}
+
+impl Kind {
+    const ALL: [Kind; 4] = [Kind::SigGen15, Kind::SigGenPss, Kind::SigVer15, Kind::SigVerPss];
+
+    /// The start of the file name.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::SigGen15 => "SigGen15",
+            Kind::SigGenPss => "SigGenPSS",
+            Kind::SigVer15 => "SigVer15",
+            Kind::SigVerPss => "SigVerPSS",
+        }
+    }
+
+    fn is_pss(self) -> bool {
+        matches!(self, Kind::SigGenPss | Kind::SigVerPss)
+    }
+
+    fn is_ver(self) -> bool {
+        matches!(self, Kind::SigVer15 | Kind::SigVerPss)
+    }
+
+    /// Does a header description (`"SigGen PKCS#1 Ver 1.5"`, `"FIPS186-3 -
+    /// SigVer RSA PKCS#1 RSASSA-PSS"`, ...) name this kind?
+    fn described_by(self, description: &str) -> bool {
+        let d = description.replace(' ', "");
+        let op = if self.is_ver() { "SigVer" } else { "SigGen" };
+        let scheme = if self.is_pss() {
+            "PKCS#1RSASSA-PSS"
+        } else {
+            "PKCS#1Ver1.5"
+        };
+        d.contains(op) && d.contains(scheme)
+    }
+}
+
+/// The fields of a case that never carry over to the next one.
+const CASE_FIELDS: [&str; 4] = ["Msg", "S", "SaltVal", "Result"];
 
 fn nist_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("REDC_NIST_VECTORS") {
@@ -29,6 +92,47 @@ fn nist_dir() -> Option<PathBuf> {
     }
     let default = workspace_root().join("../shared/vectors/nist");
     default.is_dir().then_some(default)
+}
+
+/// Every CAVP file under `dir`, with its text.
+fn cavp_files(dir: &Path, out: &mut Vec<(PathBuf, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap_or_else(|e| panic!("{}: {e}", dir.display())).path();
+        if path.is_dir() {
+            cavp_files(&path, out);
+            continue;
+        }
+        let name = file_name(&path);
+        if !(name.ends_with(".txt") || name.ends_with(".rsp")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        if ["SigGen", "SigVer", "KeyGen"].iter().any(|p| name.starts_with(p)) || text.starts_with("# CAVS") {
+            out.push((path, text));
+        }
+    }
+}
+
+fn file_name(path: &Path) -> &str {
+    path.file_name().and_then(|n| n.to_str()).unwrap_or("?")
+}
+
+/// The kind named by the file name, checked against the header's
+/// description when it has one.
+fn kind_of(name: &str, text: &str) -> Result<Kind, String> {
+    let description = text
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .find_map(|l| l.split('"').nth(1));
+    let known: Vec<_> = Kind::ALL.iter().map(|k| k.name()).collect();
+    let kind = Kind::ALL
+        .into_iter()
+        .find(|k| name.starts_with(k.name()))
+        .ok_or_else(|| format!("unknown kind of CAVP file (header {description:?}; known: {known:?})"))?;
+    match description {
+        Some(d) if !kind.described_by(d) => Err(format!("named {}, but the header says {d:?}", kind.name())),
+        _ => Ok(kind),
+    }
 }
 
 /// The `name = value` lines of a CAVP file (comments and blank lines
@@ -45,117 +149,212 @@ fn records(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn hash_named(name: &str) -> HashAlg {
-    HashAlg::from_name(name).unwrap_or_else(|| panic!("unknown hash {name}"))
+/// The values in force for the current case.
+#[derive(Default)]
+struct Fields(HashMap<String, String>);
+
+impl Fields {
+    fn get(&self, name: &str) -> Result<&str, String> {
+        self.0.get(name).map(String::as_str).ok_or_else(|| format!("no {name}"))
+    }
+
+    fn num(&self, name: &str) -> Result<Num, String> {
+        self.get(name).map(num)
+    }
+
+    fn hex(&self, name: &str) -> Result<Vec<u8>, String> {
+        self.get(name).map(hex)
+    }
+
+    /// The private key of `n`, `e`, `d` (with `p`, `q` when given, else
+    /// recovered), built once per key.
+    fn key<'a>(&self, keys: &'a mut HashMap<[String; 3], RsaPrivateKey>) -> Result<&'a RsaPrivateKey, String> {
+        let id = [self.get("n")?, self.get("e")?, self.get("d")?].map(str::to_owned);
+        if !keys.contains_key(&id) {
+            let (n, e, d) = (self.num("n")?, self.num("e")?, self.num("d")?);
+            let key = match (self.num("p"), self.num("q")) {
+                (Ok(p), Ok(q)) => RsaPrivateKey::from_components(n, e, d, vec![p, q]).map_err(|e| e.to_string()),
+                _ => key_from_ned(&n, &e, &d),
+            }
+            .map_err(|e| format!("key rejected: {e}"))?;
+            keys.insert(id.clone(), key);
+        }
+        Ok(&keys[&id])
+    }
 }
 
-fn read(name: &str) -> Option<String> {
+/// One case; `Ok(true)` when `S` was also reproduced byte for byte.
+fn run_case(
+    kind: Kind,
+    f: &Fields,
+    header_salt: Option<usize>,
+    keys: &mut HashMap<[String; 3], RsaPrivateKey>,
+) -> Result<bool, String> {
+    let (n, e) = (f.num("n")?, f.num("e")?);
+    let sha = f.get("SHAAlg")?;
+    let hash = HashAlg::from_name(sha).ok_or_else(|| format!("unknown hash {sha}"))?;
+    let (msg, sig) = (f.hex("Msg")?, f.hex("S")?);
+    // "00" stands for the empty salt (salt length 0 in the header).
+    let salt = f
+        .get("SaltVal")
+        .ok()
+        .filter(|_| kind.is_pss())
+        .map(|s| if s == "00" { Vec::new() } else { hex(s) });
+    let expect = f.get("Result").map_or(true, |r| r.starts_with('P'));
+
+    let public = RsaPublicKey::new(n.clone(), e);
+    let verdicts: Vec<bool> = if kind.is_pss() {
+        let salt_len = salt.as_ref().map(Vec::len).or(header_salt);
+        [salt_len, None]
+            .map(|len| {
+                public
+                    .as_ref()
+                    .is_ok_and(|k| pss::verify(k, hash, hash, len, &msg, &sig).is_ok())
+            })
+            .to_vec()
+    } else {
+        vec![
+            public
+                .as_ref()
+                .is_ok_and(|k| pkcs1v15::verify(k, hash, &msg, &sig).is_ok()),
+        ]
+    };
+    if verdicts.iter().any(|&v| v != expect) {
+        let want = f.get("Result").unwrap_or("P");
+        return Err(format!("{sha}: expected {want}, verified {verdicts:?}"));
+    }
+
+    // Byte-exact signing: a valid signature, d, and for PSS the salt.
+    let (true, Ok(d)) = (expect, f.num("d")) else {
+        return Ok(false);
+    };
+    let (digest, k) = (hash.digest(&msg), n.bits().div_ceil(8));
+    let em = match (kind.is_pss(), &salt) {
+        (false, _) => pkcs1v15::emsa_encode(hash, &digest, k),
+        (true, Some(salt)) => pss::emsa_pss_encode(hash, hash, &digest, salt, n.bits() - 1),
+        (true, None) => return Ok(false),
+    }
+    .map_err(|e| format!("encoding: {e}"))?;
+    let key = f.key(keys)?;
+    let signed = if kind.is_pss() {
+        hazmat::raw_private(key, &em, &mut OsRng).map(|s| s.to_vec())
+    } else {
+        pkcs1v15::sign(key, hash, &msg, &mut OsRng)
+    }
+    .map_err(|e| format!("signing: {e}"))?;
+    let plain = modpow(&Num::from_be_bytes(&em), &d, &n, PowOptions::default(), None)
+        .map_err(|e| format!("modpow: {e}"))?
+        .to_be_bytes_padded(k)
+        .ok_or("EM^d mod n does not fit")?;
+    for (how, got) in [("signer", signed), ("EM^d mod n", plain)] {
+        if got != sig {
+            return Err(format!("{sha}: {how} gave {}", to_hex(&got)));
+        }
+    }
+    Ok(true)
+}
+
+/// The outcome of one file.
+struct Tally {
+    kind: Kind,
+    cases: usize,
+    passed: usize,
+    exact: usize,
+    failures: Vec<String>,
+}
+
+/// Run one file; `Err` for an unknown kind.
+fn run_file(name: &str, text: &str) -> Result<Tally, String> {
+    let kind = kind_of(name, text)?;
+    let header_salt = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("# Salt len:"))
+        .and_then(|v| v.trim().parse().ok());
+    let last = if kind.is_ver() { "Result" } else { "S" };
+    let (mut fields, mut keys) = (Fields::default(), HashMap::new());
+    let mut t = Tally {
+        kind,
+        cases: 0,
+        passed: 0,
+        exact: 0,
+        failures: Vec::new(),
+    };
+    for (field, value) in records(text) {
+        if field == "mod" {
+            fields.0.clear();
+        }
+        let complete = field == last;
+        fields.0.insert(field, value);
+        if !complete {
+            continue;
+        }
+        t.cases += 1;
+        match run_case(kind, &fields, header_salt, &mut keys) {
+            Ok(exact) => {
+                t.passed += 1;
+                t.exact += usize::from(exact);
+            }
+            Err(why) => t.failures.push(format!(
+                "case {} (mod {}): {why}",
+                t.cases,
+                fields.get("mod").unwrap_or("?")
+            )),
+        }
+        for f in CASE_FIELDS {
+            fields.0.remove(f);
+        }
+    }
+    if t.cases == 0 {
+        t.failures.push("no cases".into());
+    }
+    Ok(t)
+}
+
+#[test]
+fn nist_cavp_rsa() {
     let Some(dir) = nist_dir() else {
         eprintln!("nist: no vectors (set REDC_NIST_VECTORS or provide ../shared/vectors/nist); skipped");
-        return None;
-    };
-    let path = dir.join(name);
-    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-}
-
-#[test]
-fn siggen15_pkcs1v15_signatures_match() {
-    let Some(text) = read("SigGen15_186-3.txt") else { return };
-    let (mut n, mut e) = (Num::zero(), Num::zero());
-    let mut key: Option<RsaPrivateKey> = None;
-    let mut d = Num::zero();
-    let mut hash = HashAlg::Sha256;
-    let mut msg = Vec::new();
-    let mut count = 0;
-    for (name, value) in records(&text) {
-        match name.as_str() {
-            "n" => n = num(&value),
-            "e" => e = num(&value),
-            "d" => {
-                d = num(&value);
-                key = Some(key_from_ned(&n, &e, &d).expect("SigGen15 key"));
-            }
-            "SHAAlg" => hash = hash_named(&value),
-            "Msg" => msg = hex(&value),
-            "S" => {
-                let want = hex(&value);
-                let key = key.as_ref().expect("key before signatures");
-                let got = pkcs1v15::sign(key, hash, &msg, &mut OsRng).expect("sign");
-                assert_eq!(got, want, "SigGen15 signature #{count} ({hash:?})");
-                // Independently: EM^d mod n with the plain exponent.
-                let k = key.public_key().size();
-                let em = pkcs1v15::emsa_encode(hash, &hash.digest(&msg), k).expect("encode");
-                let s = modpow(&Num::from_be_bytes(&em), &d, &n, PowOptions::default(), None).expect("modpow");
-                assert_eq!(s.to_be_bytes_padded(k).expect("fits"), want, "SigGen15 modpow #{count}");
-                pkcs1v15::verify(key.public_key(), hash, &msg, &want).expect("verify");
-                count += 1;
-            }
-            _ => {}
-        }
-    }
-    assert_eq!(count, 80, "SigGen15 has 80 signatures");
-    eprintln!("SigGen15_186-3.txt: {count}/{count} signatures match");
-}
-
-#[test]
-fn sigver_pss() {
-    let Some(text) = read("SigVerPSS_186-3.rsp") else {
         return;
     };
-    let (mut n, mut p, mut q) = (Num::zero(), Num::zero(), Num::zero());
-    let (mut e, mut d) = (Num::zero(), Num::zero());
-    let mut hash = HashAlg::Sha256;
-    let (mut msg, mut sig, mut salt) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut total, mut passed, mut signed) = (0, 0, 0);
-    let mut failures = Vec::new();
-    for (name, value) in records(&text) {
-        match name.as_str() {
-            "n" => n = num(&value),
-            "p" => p = num(&value),
-            "q" => {
-                q = num(&value);
-                assert_eq!(p.mul(&q), n, "p·q = n");
+    let mut files = Vec::new();
+    cavp_files(&dir, &mut files);
+    files.sort();
+    assert!(!files.is_empty(), "no CAVP RSA files in {}", dir.display());
+
+    // One thread per file: the signing files dominate the run time.
+    let results: Vec<Result<Tally, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = files
+            .iter()
+            .map(|(path, text)| s.spawn(|| run_file(file_name(path), text)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Err("runner panicked".into())))
+            .collect()
+    });
+
+    let mut problems = Vec::new();
+    for ((path, _), result) in files.iter().zip(&results) {
+        let name = path.strip_prefix(&dir).unwrap_or(path).display();
+        match result {
+            Ok(t) => {
+                eprintln!(
+                    "{name}: {}, {} cases, {} passed, {} failed ({} signed byte for byte)",
+                    t.kind.name(),
+                    t.cases,
+                    t.passed,
+                    t.cases - t.passed,
+                    t.exact
+                );
+                problems.extend(t.failures.iter().map(|f| format!("{name}: {f}")));
             }
-            "SHAAlg" => hash = hash_named(&value),
-            "e" => e = num(&value),
-            "d" => d = num(&value),
-            "Msg" => msg = hex(&value),
-            "S" => sig = hex(&value),
-            // "00" stands for the empty salt (salt length 0 in the header).
-            "SaltVal" => salt = if value == "00" { Vec::new() } else { hex(&value) },
-            "Result" => {
-                total += 1;
-                let expect_pass = value.starts_with('P');
-                let verdict = |s_len: Option<usize>| {
-                    RsaPublicKey::new(n.clone(), e.clone())
-                        .ok()
-                        .is_some_and(|key| pss::verify(&key, hash, hash, s_len, &msg, &sig).is_ok())
-                };
-                let with_len = verdict(Some(salt.len()));
-                let auto = verdict(None);
-                if with_len == expect_pass && auto == expect_pass {
-                    passed += 1;
-                } else {
-                    failures.push(format!(
-                        "case {total} ({hash:?}, {} bits, salt {}): expected {value}, got {with_len}/{auto}",
-                        n.bits(),
-                        salt.len()
-                    ));
-                }
-                if expect_pass {
-                    // The same parameters through our signer.
-                    let key =
-                        RsaPrivateKey::from_components(n.clone(), e.clone(), d.clone(), vec![p.clone(), q.clone()])
-                            .expect("SigVerPSS key");
-                    let s = pss::sign(&key, hash, hash, Some(salt.len()), &msg, &mut OsRng).expect("sign");
-                    pss::verify(key.public_key(), hash, hash, Some(salt.len()), &msg, &s).expect("own signature");
-                    signed += 1;
-                }
-            }
-            _ => {}
+            Err(e) => problems.push(format!("{name}: {e}")),
         }
     }
-    eprintln!("SigVerPSS_186-3.rsp: {passed}/{total} passed ({signed} re-signed)");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(total, 270);
+    assert!(
+        problems.is_empty(),
+        "{} problems:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
 }
