@@ -683,7 +683,7 @@ fn private_from_encrypted(info: &EncryptedPrivateKeyInfo<'_>, password: &[u8]) -
 /// minimal big-endian bytes).
 fn check_crt_value(file: &UintRef<'_>, computed: &SecretNat, what: &str) -> Result<()> {
     let theirs = SecretNat::from_be_bytes(file.as_bytes(), computed.len());
-    if theirs.is_some_and(|t| bool::from(t.ct_eq(computed))) {
+    if theirs.is_some_and(|t| redc::secret::declassify(t.ct_eq(computed))) {
         Ok(())
     } else {
         Err(Error::InvalidKey(format!(

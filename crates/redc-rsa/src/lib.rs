@@ -36,6 +36,7 @@ pub mod oaep;
 pub mod pkcs1v15;
 pub mod primitive;
 pub mod pss;
+mod tail;
 pub mod weak;
 
 pub use encoding::{AnyKey, Pbes2Kdf, read_key, read_private_key, read_public_key};

@@ -10,6 +10,7 @@ use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
 use crate::primitive::{i2osp, os2ip};
+use crate::tail::tail;
 use rand_core::CryptoRngCore;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroizing;
@@ -139,10 +140,10 @@ pub fn eme_decode(hash: HashAlg, mgf_hash: HashAlg, label: &[u8], em: &[u8]) -> 
         found |= !is_zero;
     }
     good &= found & !bad;
-    if !bool::from(good) {
+    if !redc::secret::declassify(good) {
         return Err(Error::Decryption);
     }
-    Ok(Zeroizing::new(db[index as usize + 1..].to_vec()))
+    Ok(tail(db, index as usize + 1))
 }
 
 /// SHAKE has no place in OAEP (RFC 8702 defines it for PSS only).

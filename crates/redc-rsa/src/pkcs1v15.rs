@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::primitive::{i2osp, os2ip};
+use crate::tail::tail;
 use rand_core::CryptoRngCore;
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
@@ -85,7 +86,7 @@ pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> 
     for ((o, &real), &fake) in out.iter_mut().zip(em.iter()).zip(synthetic.iter()) {
         *o = u8::conditional_select(&fake, &real, good);
     }
-    Ok(Zeroizing::new(out[index..].to_vec()))
+    Ok(tail(&out, index))
 }
 
 /// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of `msg` hashed with `hash`.
@@ -103,7 +104,8 @@ pub fn sign_digest(key: &RsaPrivateKey, hash: HashAlg, digest: &[u8], rng: &mut 
     let em = emsa_encode(hash, digest, k)?;
     // EM starts with 0x00, so m < 256^(k-1) <= n.
     let s = key.rsadp(&os2ip(&em), rng)?;
-    Ok(s.to_be_bytes(k).ok_or(Error::OutOfRange)?.to_vec())
+    // The signature leaves the private path: public from here on.
+    Ok(i2osp(&s.into_revealed(), k)?.to_vec())
 }
 
 /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2): recompute the encoding of

@@ -27,10 +27,13 @@ use zeroize::Zeroizing;
 /// Writes every limb of the fixed width `ceil(len/8)` and checks the excess
 /// bytes with an OR ([`SecretNat::to_be_bytes`]), so the work does not
 /// depend on how many leading zero bytes `x` has (the timing signal of the
-/// Marvin attack); the buffers it uses are wiped.
+/// Marvin attack); the buffers it uses are wiped. `x` is public (a `Num`),
+/// and so are its bytes (for the taint check, see `redc::secret::taint`).
 pub fn i2osp(x: &Num, len: usize) -> Result<Zeroizing<Vec<u8>>> {
     let x = SecretNat::from_nat(x, len.div_ceil(8)).ok_or(Error::OutOfRange)?;
-    x.to_be_bytes(len).ok_or(Error::OutOfRange)
+    let bytes = x.to_be_bytes(len).ok_or(Error::OutOfRange)?;
+    redc::secret::taint::declassify(&bytes[..]);
+    Ok(bytes)
 }
 
 /// OS2IP (RFC 8017 §4.2): the big-endian bytes as an integer.

@@ -56,7 +56,8 @@ pub fn sign_digest(
     let em = emsa_pss_encode(hash, mgf_hash, digest, &salt, em_bits)?;
     // emBits < modBits, so m < 2^(modBits-1) <= n.
     let s = key.rsadp(&os2ip(&em), rng)?;
-    Ok(s.to_be_bytes(k).ok_or(Error::OutOfRange)?.to_vec())
+    // The signature leaves the private path: public from here on.
+    Ok(i2osp(&s.into_revealed(), k)?.to_vec())
 }
 
 /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) of `msg`; `salt_len` is the

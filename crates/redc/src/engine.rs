@@ -595,7 +595,7 @@ impl<'a> Input<'a> {
     /// `2^exp_bits` by one OR over its digits (only a failure is revealed,
     /// with the exponent's length in the error).
     fn secret(job: &PowJob<'a>) -> Result<Input<'a>, EngineError> {
-        if !bool::from(job.exp.ct_below_pow2(job.exp_bits)) {
+        if !crate::secret::declassify(job.exp.ct_below_pow2(job.exp_bits)) {
             // Only a failed job's length is read (from the digits, no copy).
             return Err(EngineError::ExponentTooLong {
                 bits: crate::nat::limbs::bits(job.exp.limbs()),
@@ -613,7 +613,7 @@ impl<'a> Input<'a> {
     fn new(modulus: &'a Prepared, base: &'a [u64], exp: &'a [u64], exp_bits: usize) -> Result<Input<'a>, EngineError> {
         let n = modulus.consts.n();
         // base < n: one borrow chain over the longer length, no early exit.
-        if crate::nat::limbs::ct_lt(base, n) == 0 {
+        if !crate::secret::declassify(subtle::Choice::from(crate::nat::limbs::ct_lt(base, n) as u8)) {
             return Err(EngineError::BaseTooLarge);
         }
         let padded = (base.len() != n.len()).then(|| {

@@ -8,6 +8,12 @@
 //! operation on it runs in time that depends on lengths only; it is wiped
 //! on drop; and `Debug` shows its length, never its digits. It has no
 //! `PartialEq`: compare with [`SecretNat::ct_eq`].
+//!
+//! Every secret is marked for the taint check when it is made and unmarked
+//! when it is revealed (module [`taint`]); [`declassify`] turns a
+//! secret-derived [`Choice`] into a public decision.
+
+pub mod taint;
 
 use crate::nat::{Nat, limbs};
 use rand_core::CryptoRngCore;
@@ -25,6 +31,17 @@ pub enum RandomError {
     Rng,
 }
 
+/// The public decision of a secret-derived `choice` (a check whose outcome
+/// is revealed on purpose: a key that fails its checks, a result that
+/// fails the e-check, a rejected random candidate). The one place where a
+/// secret bit may steer a branch; the taint check sees it as public from
+/// here on.
+pub fn declassify(choice: Choice) -> bool {
+    let bit = choice.unwrap_u8();
+    taint::declassify(&bit);
+    bit != 0
+}
+
 /// A secret natural number of a fixed, public number of 64-bit digits
 /// (little-endian; high digits may be zero).
 #[derive(Clone, Default)]
@@ -40,6 +57,7 @@ impl SecretNat {
 
     /// The number with exactly the little-endian digits `limbs`.
     pub fn from_limbs(limbs: Vec<u64>) -> Self {
+        taint::classify(&limbs[..]);
         Self { limbs }
     }
 
@@ -47,9 +65,7 @@ impl SecretNat {
     /// number becoming a secret (a value just parsed): its digit count is
     /// read, once.
     pub fn from_nat(x: &Nat<u64>, len: usize) -> Option<Self> {
-        (x.digits().len() <= len).then(|| Self {
-            limbs: x.to_digits_padded(len),
-        })
+        (x.digits().len() <= len).then(|| Self::from_limbs(x.to_digits_padded(len)))
     }
 
     /// The big-endian `bytes` in `len` digits, or `None` when the value
@@ -64,8 +80,8 @@ impl SecretNat {
                 None => excess |= b,
             }
         }
-        let out = Self { limbs };
-        (excess == 0).then_some(out)
+        let out = Self::from_limbs(limbs);
+        declassify(excess.ct_eq(&0)).then_some(out)
     }
 
     /// The number of digits (public).
@@ -87,12 +103,15 @@ impl SecretNat {
     /// path (a signature, a key being written out). Trims the digits, so
     /// its time depends on the value.
     pub fn reveal(&self) -> Nat<u64> {
-        Nat::from_digits(self.limbs.clone())
+        let limbs = self.limbs.clone();
+        taint::declassify(&limbs[..]);
+        Nat::from_digits(limbs)
     }
 
     /// [`SecretNat::reveal`] that hands its buffer over instead of copying
     /// it: for a batch's results, one allocation fewer each.
     pub fn into_revealed(mut self) -> Nat<u64> {
+        taint::declassify(&self.limbs[..]);
         Nat::from_digits(core::mem::take(&mut self.limbs))
     }
 
@@ -109,7 +128,7 @@ impl SecretNat {
         }
         let extra = width - len;
         let overflow = out[..extra].iter().fold(0u8, |acc, &b| acc | b);
-        if overflow != 0 {
+        if !declassify(overflow.ct_eq(&0)) {
             return None;
         }
         out.drain(..extra);
@@ -125,7 +144,7 @@ impl SecretNat {
             *d = v;
         }
         let out = Self { limbs };
-        (dropped == 0).then_some(out)
+        declassify(dropped.ct_eq(&0)).then_some(out)
     }
 
     /// `self < other`, by one borrow chain over the longer length.
@@ -199,7 +218,7 @@ impl SecretNat {
             buf[first] &= 0xff >> (bits.div_ceil(8) * 8 - bits);
             let x = Self::from_be_bytes(&buf, len).unwrap_or_else(|| Self::zero(len));
             let ok = x.ct_lt_nat(n) & !x.ct_is_zero();
-            if bool::from(ok) {
+            if declassify(ok) {
                 return Ok(x);
             }
         }

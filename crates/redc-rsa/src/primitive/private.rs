@@ -40,6 +40,7 @@ use crate::error::{Error, Result};
 use crate::key::{N, RsaPrivateKey};
 use rand_core::CryptoRngCore;
 use rayon::prelude::*;
+use redc::secret::declassify;
 use redc::{Engine, EngineError, PowJob, Residue, SecretNat};
 use subtle::ConstantTimeEq;
 
@@ -260,7 +261,7 @@ fn check(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<Secre
         ms.into_iter()
             .zip(back)
             .map(|((op, m), back)| match back {
-                Ok(c) if bool::from(c.ct_eq(&op.c)) => Ok((op, m)),
+                Ok(c) if declassify(c.ct_eq(&op.c)) => Ok((op, m)),
                 // A wrong result, or one not below n.
                 _ => Err(Error::FaultDetected),
             })
@@ -273,7 +274,7 @@ fn check(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<Secre
         key.blinding.clear();
     } else if let Some(Ok((op, _))) = checked.iter().find(|m| {
         m.as_ref()
-            .is_ok_and(|(op, _)| op.fresh && !bool::from(op.c.ct_eq(&SecretNat::zero(op.c.len()))))
+            .is_ok_and(|(op, _)| op.fresh && !declassify(op.c.ct_is_zero()))
     }) && let Some(r_inv) = &op.r_inv
     {
         key.blinding.renew(

@@ -13,7 +13,9 @@ use super::meter::NoMeter;
 use super::size::{Size, with_size};
 use super::sqr::mont_sqr;
 use super::subtract::sub_if_not_less;
+use crate::secret::declassify;
 use crate::word::Word;
+use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 /// Why a number cannot be a Montgomery modulus.
@@ -51,15 +53,22 @@ pub fn neg_inv(x: u64, bits: u32) -> u64 {
 
 /// Check that the little-endian 64-bit digits `n` are a Montgomery
 /// modulus given in exactly its digits: odd, at least 3, top digit
-/// non-zero. Reads the low bit, the top digit and whether `n = 1`; meant
-/// for preparing a modulus, once.
+/// non-zero. Reads the low bit, the top digit and whether `n = 1`, each
+/// in constant time and revealed only as the outcome (a secret prime's
+/// domain is made here too: see [`declassify`]); meant for preparing a
+/// modulus, once.
 pub fn check_modulus(n: &[u64]) -> Result<(), ModulusError> {
-    match n {
-        [] => Err(ModulusError::Zero),
-        [.., 0] => Err(ModulusError::TopDigitZero),
-        [1] => Err(ModulusError::One),
-        [low, ..] if low & 1 == 0 => Err(ModulusError::Even),
-        _ => Ok(()),
+    let (Some(&low), Some(&top)) = (n.first(), n.last()) else {
+        return Err(ModulusError::Zero);
+    };
+    if declassify(top.ct_eq(&0)) {
+        Err(ModulusError::TopDigitZero)
+    } else if n.len() == 1 && declassify(low.ct_eq(&1)) {
+        Err(ModulusError::One)
+    } else if declassify((low & 1).ct_eq(&0)) {
+        Err(ModulusError::Even)
+    } else {
+        Ok(())
     }
 }
 

@@ -1,0 +1,333 @@
+//! The secret-taint check (issue "constant time proven by a tool"): every
+//! private path run under Valgrind's memcheck with every secret marked
+//! undefined, so that a branch, a memory address or a length computed from
+//! a secret is reported as a use of an uninitialised value (the method of
+//! ctgrind, BoringSSL's constant-time validation and libsecp256k1's
+//! `valgrind_ctime_test`).
+//!
+//! Built only with the feature `ctgrind` (`.ci/run` runs
+//! `cargo test -p redc-rsa --release --features ctgrind --test ctgrind`).
+//! With it, `redc::SecretNat` marks its digits undefined when it is made
+//! and defined when it is revealed, and `redc::secret::declassify` is the
+//! one way a secret bit becomes a public decision (a key's checks, the
+//! e-check, a rejected random candidate, an OAEP padding error); everything
+//! else derived from a secret stays undefined.
+//!
+//! The parent test generates the keys with `openssl genpkey` (2048 bits,
+//! 2049 bits, three primes of 3072 bits), then runs this same test binary
+//! under `valgrind --tool=memcheck --error-exitcode=99` once per path (the
+//! `child` test, told which path by `REDC_CTGRIND_PATH`): each must end
+//! with no error. The control runs two deliberately leaky functions (a
+//! branch and a table index on a secret) and must be caught.
+//!
+//! What the check covers and what it does not: the key is loaded inside
+//! Valgrind too (its checks are declassified decisions, and the
+//! variable-time `Nat` arithmetic of loading — `d mod (p - 1)`, the CRT
+//! coefficient — runs on revealed values by design, once per key). Key
+//! generation is not run: rejecting prime candidates is variable-time by
+//! design, and `d = e^-1 mod lcm` uses Euclid on revealed values. Valgrind
+//! cannot run AVX-512, so the IFMA kernels are covered by the statistical
+//! timing harness instead; this check runs the portable 64-bit kernels
+//! (with `mulx`/`adx` where Valgrind reports them).
+
+#![allow(clippy::print_stderr)]
+
+mod scheme_support;
+
+use rand_core::{OsRng, RngCore};
+use redc::SecretNat;
+use redc::secret::taint;
+use redc_rsa::hazmat::{CrtMode, rsadp_with};
+use redc_rsa::{HashAlg, Num, RsaPrivateKey, envelope, hazmat, oaep, pkcs1v15, pss, rsa_private_batch};
+use scheme_support::{TempDir, openssl};
+use std::path::Path;
+use std::process::Command;
+
+/// The exit status Valgrind gives a run with errors.
+const ERROR_EXIT: i32 = 99;
+
+/// A checked path: its name and what it runs on the loaded keys.
+type PathFn = fn(&Keys);
+
+/// Every private path the check runs, one Valgrind run each.
+const PATHS: &[(&str, PathFn)] = &[
+    ("load-and-fermat", |_| {}),
+    ("rsadp-garner", |k| rsadp(&k.k2048, CrtMode::Garner)),
+    ("rsadp-fdfm", |k| rsadp(&k.k2048, CrtMode::Fdfm)),
+    ("rsadp-plain", |k| rsadp(&k.k2048, CrtMode::Plain)),
+    ("rsadp-three-primes", |k| rsadp(&k.k3prime, CrtMode::Garner)),
+    ("rsadp-2049-bits", |k| rsadp(&k.k2049, CrtMode::Garner)),
+    ("blinding-chain-renewed", blinding_chain),
+    ("private-batch", private_batch),
+    ("sign-pss", sign_pss),
+    ("sign-pkcs1v15", sign_pkcs1v15),
+    ("decrypt-oaep", decrypt_oaep),
+    ("decrypt-pkcs1v15-implicit-rejection", decrypt_pkcs1v15),
+    ("envelope-key-unwrap", envelope_unwrap),
+];
+
+/// The keys every child loads (inside Valgrind: loading is checked too).
+struct Keys {
+    k2048: RsaPrivateKey,
+    k2049: RsaPrivateKey,
+    k3prime: RsaPrivateKey,
+}
+
+/// The key files the parent writes: name, bits, primes.
+const KEY_FILES: [(&str, usize, usize); 3] = [("k2048", 2048, 2), ("k2049", 2049, 2), ("k3prime", 3072, 3)];
+
+fn load(dir: &Path, name: &str) -> RsaPrivateKey {
+    let pem = std::fs::read_to_string(dir.join(format!("{name}.pem"))).expect("key file");
+    RsaPrivateKey::from_pkcs8_pem(&pem).expect("openssl's key loads")
+}
+
+/// A random input below `n`: `n`'s bytes less its top byte.
+fn input(key: &RsaPrivateKey) -> Num {
+    let mut bytes = vec![0u8; key.public_key().size() - 1];
+    OsRng.fill_bytes(&mut bytes);
+    Num::from_be_bytes(&bytes)
+}
+
+/// Reveal a secret result for the harness's own check of it (outside the
+/// checked code: the caller of a decryption owns its plaintext).
+fn public(bytes: &[u8]) -> Vec<u8> {
+    let out = bytes.to_vec();
+    taint::declassify(&out[..]);
+    out
+}
+
+/// One blinded private operation in `mode`, checked against the public
+/// operation.
+fn rsadp(key: &RsaPrivateKey, mode: CrtMode) {
+    let c = input(key);
+    let m = rsadp_with(redc::engine::default_engine(), key, &c, mode, &mut OsRng).expect("rsadp");
+    assert_eq!(key.public_key().rsaep(&m.reveal()).expect("rsaep"), c);
+}
+
+/// More operations than a blinding chain has uses: fresh pairs, the
+/// chain's squarings, its renewal.
+fn blinding_chain(k: &Keys) {
+    for _ in 0..40 {
+        let c = input(&k.k2048);
+        let m = k.k2048.rsadp(&c, &mut OsRng).expect("rsadp");
+        assert_eq!(k.k2048.public_key().rsaep(&m.reveal()).expect("rsaep"), c);
+    }
+}
+
+/// A batch of fresh blinding factors, inverted together (Montgomery's
+/// trick and one Fermat inversion).
+fn private_batch(k: &Keys) {
+    let key = &k.k2048;
+    let cs: Vec<Num> = (0..5).map(|_| input(key)).collect();
+    let engine = redc::engine::default_engine();
+    for (m, c) in rsa_private_batch(engine, key, &cs, &mut OsRng).into_iter().zip(&cs) {
+        assert_eq!(&key.public_key().rsaep(&m.expect("batch").reveal()).expect("rsaep"), c);
+    }
+}
+
+fn sign_pss(k: &Keys) {
+    for key in [&k.k2048, &k.k2049] {
+        let sig = pss::sign(key, HashAlg::Sha256, HashAlg::Sha256, None, b"message", &mut OsRng).expect("sign");
+        pss::verify(
+            key.public_key(),
+            HashAlg::Sha256,
+            HashAlg::Sha256,
+            None,
+            b"message",
+            &sig,
+        )
+        .expect("verify");
+    }
+}
+
+fn sign_pkcs1v15(k: &Keys) {
+    let sig = pkcs1v15::sign(&k.k2048, HashAlg::Sha256, b"message", &mut OsRng).expect("sign");
+    pkcs1v15::verify(k.k2048.public_key(), HashAlg::Sha256, b"message", &sig).expect("verify");
+}
+
+/// A valid ciphertext, then invalid ones: a random block, and a block with
+/// the wrong label (the padding checks fail at different places).
+fn decrypt_oaep(k: &Keys) {
+    let key = &k.k2048;
+    let ct = oaep::encrypt(
+        key.public_key(),
+        HashAlg::Sha256,
+        HashAlg::Sha256,
+        b"",
+        b"secret",
+        &mut OsRng,
+    )
+    .unwrap();
+    let m = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &ct, &mut OsRng).expect("valid");
+    assert_eq!(public(&m), b"secret");
+    let bad = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"other", &ct, &mut OsRng);
+    assert!(matches!(bad, Err(redc_rsa::Error::Decryption)));
+    let random = hazmat::raw_public(key.public_key(), &input(key).to_be_bytes()).unwrap();
+    let bad = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &random, &mut OsRng);
+    assert!(matches!(bad, Err(redc_rsa::Error::Decryption)));
+}
+
+/// A valid ciphertext and an invalid one (implicit rejection: a synthetic
+/// message, by the same code path).
+fn decrypt_pkcs1v15(k: &Keys) {
+    let key = &k.k2048;
+    let ct = pkcs1v15::encrypt(key.public_key(), b"secret", &mut OsRng).unwrap();
+    let m = pkcs1v15::decrypt(key, &ct, &mut OsRng).expect("valid");
+    assert_eq!(public(&m), b"secret");
+    let random = hazmat::raw_public(key.public_key(), &input(key).to_be_bytes()).unwrap();
+    let synthetic = pkcs1v15::decrypt(key, &random, &mut OsRng).expect("implicit rejection");
+    assert_eq!(
+        public(&synthetic),
+        public(&pkcs1v15::decrypt(key, &random, &mut OsRng).unwrap())
+    );
+}
+
+/// An envelope sealed to the key and opened: the AES key unwrapped by
+/// OAEP-SHA256 decryption, then the chunks. The check ends at the
+/// unwrapped key: the chunks' AES-GCM tag comparison inside the `aes-gcm`
+/// crate ends in a branch on its (public) accept or reject, which cannot be
+/// marked from here, so the key is revealed to the chunk layer.
+fn envelope_unwrap(k: &Keys) {
+    let key = &k.k2048;
+    let mut sealed = Vec::new();
+    let wrap = |aes: &[u8; envelope::KEY_LEN]| {
+        oaep::encrypt(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, b"", aes, &mut OsRng)
+    };
+    envelope::seal(&b"plaintext"[..], &mut sealed, wrap, &mut OsRng, &mut |_| {}).expect("seal");
+    let mut opened = Vec::new();
+    let unwrap = |wrapped: &[u8]| {
+        let aes = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", wrapped, &mut OsRng)?;
+        taint::declassify(&aes[..]);
+        Ok(aes)
+    };
+    envelope::open(&sealed[..], &mut opened, unwrap, &mut |_| {}).expect("open");
+    assert_eq!(public(&opened), b"plaintext");
+}
+
+/// The control's secret: one random digit, marked like every secret.
+fn control_secret() -> SecretNat {
+    SecretNat::from_limbs(vec![OsRng.next_u64()])
+}
+
+/// Leaky on purpose: a branch on a secret bit.
+#[inline(never)]
+fn leaky_branch(secret: &SecretNat) -> u64 {
+    if std::hint::black_box(secret.limbs()[0]) & 1 == 1 {
+        std::hint::black_box(3)
+    } else {
+        eprintln!("even");
+        7
+    }
+}
+
+/// Leaky on purpose: a table read at a secret index.
+#[inline(never)]
+fn leaky_index(secret: &SecretNat) -> u64 {
+    let table: Vec<u64> = (0..256).collect();
+    std::hint::black_box(table[(secret.limbs()[0] & 0xff) as usize])
+}
+
+/// The runs of this binary under Valgrind: what was run, and its status
+/// and report.
+fn valgrind(path: &str, keys: &Path) -> (Option<i32>, String) {
+    let exe = std::env::current_exe().expect("test binary");
+    let out = Command::new("valgrind")
+        .args(["--tool=memcheck", "--leak-check=no", "--num-callers=30"])
+        .arg(format!("--error-exitcode={ERROR_EXIT}"))
+        .arg(&exe)
+        .args(["--exact", "child", "--ignored", "--test-threads=1", "--nocapture"])
+        .env("REDC_CTGRIND_PATH", path)
+        .env("REDC_CTGRIND_KEYS", keys)
+        .output()
+        .expect("valgrind runs (install it: apt-get install valgrind)");
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn keys_dir() -> TempDir {
+    let dir = TempDir::new("ctgrind");
+    for (name, bits, primes) in KEY_FILES {
+        let path = dir.path(&format!("{name}.pem"));
+        let p = path.to_str().expect("utf-8 temp path");
+        let (bits, primes) = (format!("rsa_keygen_bits:{bits}"), format!("rsa_keygen_primes:{primes}"));
+        openssl(&[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            &bits,
+            "-pkeyopt",
+            &primes,
+            "-out",
+            p,
+        ]);
+    }
+    dir
+}
+
+/// The Valgrind report of a run, for a failure message: its error lines
+/// and the stack frames under them.
+fn report(stderr: &str) -> String {
+    stderr
+        .lines()
+        .filter(|l| l.starts_with("=="))
+        .take(120)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn private_paths_branch_and_index_on_no_secret() {
+    let dir = keys_dir();
+    let mut failed = Vec::new();
+    for (name, _) in PATHS {
+        let t = std::time::Instant::now();
+        let (status, stderr) = valgrind(name, &dir.path(""));
+        eprintln!("ctgrind {name}: exit {status:?} in {:.1} s", t.elapsed().as_secs_f64());
+        if status != Some(0) {
+            eprintln!("{}", report(&stderr));
+            failed.push(*name);
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "secret-dependent branches or addresses in: {failed:?}"
+    );
+}
+
+#[test]
+fn the_check_catches_a_leak() {
+    let dir = TempDir::new("ctgrind-control");
+    for control in ["leaky-branch", "leaky-index"] {
+        let (status, stderr) = valgrind(control, &dir.path(""));
+        assert_eq!(status, Some(ERROR_EXIT), "{control} not caught:\n{stderr}");
+        let function = control.replace('-', "_");
+        let caught = stderr.contains("uninitialised value") && stderr.contains(&function);
+        assert!(caught, "{control}: the report does not name it:\n{}", report(&stderr));
+        eprintln!("ctgrind {control}: caught");
+    }
+}
+
+/// The child: one path, inside Valgrind (ignored unless the parent runs it).
+#[test]
+#[ignore = "run by the parent tests under Valgrind"]
+fn child() {
+    let Ok(path) = std::env::var("REDC_CTGRIND_PATH") else {
+        return;
+    };
+    assert!(taint::running_on_valgrind(), "the child must run under Valgrind");
+    match path.as_str() {
+        "leaky-branch" => drop(leaky_branch(&control_secret())),
+        "leaky-index" => drop(leaky_index(&control_secret())),
+        name => {
+            let dir = std::path::PathBuf::from(std::env::var_os("REDC_CTGRIND_KEYS").expect("keys dir"));
+            let keys = Keys {
+                k2048: load(&dir, "k2048"),
+                k2049: load(&dir, "k2049"),
+                k3prime: load(&dir, "k3prime"),
+            };
+            let (_, run) = PATHS.iter().find(|(n, _)| *n == name).expect("a known path");
+            run(&keys);
+        }
+    }
+    eprintln!("ctgrind child {path}: {} errors", taint::errors());
+}
