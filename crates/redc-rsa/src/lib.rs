@@ -27,6 +27,7 @@ mod crt;
 pub mod encoding;
 pub mod envelope;
 pub mod error;
+pub mod fault;
 pub mod hash;
 pub mod hazmat;
 pub mod key;

@@ -37,6 +37,7 @@ use crate::Num;
 use crate::blinding::Pair;
 use crate::crt::{self, CrtMode};
 use crate::error::{Error, Result};
+use crate::fault::{self, Stage};
 use crate::key::{N, RsaPrivateKey};
 use rand_core::CryptoRngCore;
 use rayon::prelude::*;
@@ -204,7 +205,14 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
     // Each operation's answers taken in full before any error is looked
     // at, so that one failed job cannot shift the answers of the others.
     let mut take = |count: usize| -> Halves { answers.by_ref().take(count).collect::<Vec<_>>().into_iter().collect() };
-    let ys: Vec<Halves> = xs.iter().map(|xs| take(xs.len())).collect();
+    let mut ys: Vec<Halves> = xs.iter().map(|xs| take(xs.len())).collect();
+    for (i, y) in ys.iter_mut().enumerate() {
+        if let Ok(halves) = y
+            && fault::strikes(Stage::Half, i)
+        {
+            halves[0] = fault::flip(&halves[0]);
+        }
+    }
     // (P)^-1, then r_i^-1 = P_i^-1 · P_(i-1) and P_(i-1)^-1 = P_i^-1 · r_i.
     let inverse =
         (!fresh.is_empty()).then(|| -> Result<Residue<N>> { Ok(n.enter(&crt::recombine(key, &take(ps.len())?)?)) });
@@ -223,13 +231,17 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
     }
     let mut ys = ys.into_iter();
     ops.into_iter()
-        .map(|mut op| {
+        .enumerate()
+        .map(|(i, mut op)| {
             let halves = ys.next();
             if op.r_inv.is_none() {
                 return Err(failed.clone().unwrap_or(Error::FaultDetected));
             }
             if let Some(halves) = halves {
                 op.y = crt::recombine(key, &halves?)?;
+            }
+            if fault::strikes(Stage::Garner, i) {
+                op.y = fault::flip(&op.y);
             }
             Ok(op)
         })
@@ -241,13 +253,20 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
 /// public-exponent engine batch; only the results that give back their
 /// input are released. A fresh pair that passed renews the key's chain; a
 /// fault drops it.
-fn check(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<SecretNat>> {
+fn check(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>) -> Vec<Result<SecretNat>> {
     let public = key.public_key();
     let n = match public.prepared(engine) {
         Ok(n) => n,
         Err(e) => return fail_all(ops.len(), &e),
     };
     let domain = public.domain();
+    for (i, op) in ops.iter_mut().enumerate() {
+        if let Some(r_inv) = &op.r_inv
+            && fault::strikes(Stage::Blinding, i)
+        {
+            op.r_inv = Some(domain.add(r_inv, &domain.one()));
+        }
+    }
     let ms: Vec<Result<(Op, SecretNat)>> = ops
         .into_par_iter()
         .map(|op| {
@@ -256,14 +275,22 @@ fn check(engine: &Engine, key: &RsaPrivateKey, ops: Vec<Op>) -> Vec<Result<Secre
             Ok((op, m))
         })
         .collect();
-    let checked = on_ok(ms, |ms| {
+    let checked = on_ok(ms, |mut ms| {
+        for (i, (_, m)) in ms.iter_mut().enumerate() {
+            if fault::strikes(Stage::CheckInput, i) {
+                *m = fault::flip(m);
+            }
+        }
         let back = pow_e(engine, &n, public.e(), &ms.iter().map(|(_, m)| m).collect::<Vec<_>>());
         ms.into_iter()
             .zip(back)
             .map(|((op, m), back)| match back {
                 Ok(c) if declassify(c.ct_eq(&op.c)) => Ok((op, m)),
                 // A wrong result, or one not below n.
-                _ => Err(Error::FaultDetected),
+                _ => {
+                    fault::record_refused(&m);
+                    Err(Error::FaultDetected)
+                }
             })
             .collect()
     });
