@@ -31,8 +31,8 @@ use zeroize::Zeroizing;
 /// and so are its bytes (for the taint check, see `redc::secret::taint`).
 pub fn i2osp(x: &Num, len: usize) -> Result<Zeroizing<Vec<u8>>> {
     let x = SecretNat::from_nat(x, len.div_ceil(8)).ok_or(Error::OutOfRange)?;
-    let bytes = x.to_be_bytes(len).ok_or(Error::OutOfRange)?;
-    redc::secret::taint::declassify(&bytes[..]);
+    let mut bytes = x.to_be_bytes(len).ok_or(Error::OutOfRange)?;
+    redc::secret::taint::declassify(&mut bytes[..]);
     Ok(bytes)
 }
 

@@ -1,34 +1,45 @@
 //! The secret-taint check (issue "constant time proven by a tool"): every
 //! private path run under Valgrind's memcheck with every secret marked
-//! undefined, so that a branch, a memory address or a length computed from
-//! a secret is reported as a use of an uninitialised value (the method of
+//! undefined, so that control flow or a memory address computed from a
+//! secret is reported as a use of an uninitialised value (the method of
 //! ctgrind, BoringSSL's constant-time validation and libsecp256k1's
-//! `valgrind_ctime_test`).
+//! `valgrind_ctime_test`). Memcheck sees branches and addresses, not
+//! instructions whose latency depends on their operands.
 //!
-//! Built only with the feature `ctgrind` (`.ci/run` runs
-//! `cargo test -p redc-rsa --release --features ctgrind --test ctgrind`).
-//! With it, `redc::SecretNat` marks its digits undefined when it is made
-//! and defined when it is revealed, and `redc::secret::declassify` is the
-//! one way a secret bit becomes a public decision (a key's checks, the
-//! e-check, a rejected random candidate, an OAEP padding error); everything
-//! else derived from a secret stays undefined.
+//! Built only with the feature `ctgrind`, and meant for optimised code
+//! without debug assertions (`.ci/run` runs `cargo test -p redc-rsa
+//! --release --features ctgrind --test ctgrind`; a debug build's overflow
+//! checks and `subtle`'s debug assertions are branches on secrets, so the
+//! tests refuse it). With the feature, `redc::SecretNat` marks its digits
+//! undefined when it is made and defined when it is revealed;
+//! `redc::secret::declassify` and `redc::secret::taint::declassified` are
+//! where a secret becomes public on purpose (a key's checks, the e-check, a
+//! rejected random candidate, an OAEP padding error, a message's length);
+//! everything else derived from a secret stays undefined.
 //!
 //! The parent test generates the keys with `openssl genpkey` (2048 bits,
 //! 2049 bits, three primes of 3072 bits), then runs this same test binary
 //! under `valgrind --tool=memcheck --error-exitcode=99` once per path (the
 //! `child` test, told which path by `REDC_CTGRIND_PATH`): each must end
-//! with no error. The control runs two deliberately leaky functions (a
-//! branch and a table index on a secret) and must be caught.
+//! with no error. The controls must be caught: a branch and a table index
+//! on a fresh secret, and a branch on a digit of a private exponent read
+//! from a PEM file (so a key's secrets are marked as they are loaded).
 //!
-//! What the check covers and what it does not: the key is loaded inside
-//! Valgrind too (its checks are declassified decisions, and the
-//! variable-time `Nat` arithmetic of loading — `d mod (p - 1)`, the CRT
-//! coefficient — runs on revealed values by design, once per key). Key
-//! generation is not run: rejecting prime candidates is variable-time by
-//! design, and `d = e^-1 mod lcm` uses Euclid on revealed values. Valgrind
-//! cannot run AVX-512, so the IFMA kernels are covered by the statistical
-//! timing harness instead; this check runs the portable 64-bit kernels
-//! (with `mulx`/`adx` where Valgrind reports them).
+//! What the check covers and what it does not:
+//! - the key is loaded inside Valgrind, but only its domains (the modulus
+//!   checks, `R^2 mod p`) and the Fermat test run on marked values: parsing
+//!   the file and the variable-time `Nat` arithmetic of loading
+//!   (`d mod (p - 1)`, the CRT coefficient, the product check) work on
+//!   revealed values by design, once per key; so does key generation
+//!   (rejected prime candidates, `d = e^-1 mod lcm` by Euclid), which is
+//!   not run, and writing a key out;
+//! - the envelope is checked up to the unwrapped AES key: the `aes-gcm`
+//!   crate's tag comparison ends in a branch on its accept or reject;
+//! - `Engine::modexp_batch` (raw modexp) takes its exponent as public;
+//! - Valgrind 3.19 reports neither AVX-512 nor ADX, so the portable 64-bit
+//!   kernels (`fios.rs`, `sqr.rs`) run here: the `mulx`/`adcx`/`adox`
+//!   kernel and the IFMA kernels are outside this check (the timing test
+//!   `benches/timing.rs` measures them).
 
 #![allow(clippy::print_stderr)]
 
@@ -91,8 +102,8 @@ fn input(key: &RsaPrivateKey) -> Num {
 /// Reveal a secret result for the harness's own check of it (outside the
 /// checked code: the caller of a decryption owns its plaintext).
 fn public(bytes: &[u8]) -> Vec<u8> {
-    let out = bytes.to_vec();
-    taint::declassify(&out[..]);
+    let mut out = bytes.to_vec();
+    taint::declassify(&mut out[..]);
     out
 }
 
@@ -196,8 +207,8 @@ fn envelope_unwrap(k: &Keys) {
     envelope::seal(&b"plaintext"[..], &mut sealed, wrap, &mut OsRng, &mut |_| {}).expect("seal");
     let mut opened = Vec::new();
     let unwrap = |wrapped: &[u8]| {
-        let aes = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", wrapped, &mut OsRng)?;
-        taint::declassify(&aes[..]);
+        let mut aes = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", wrapped, &mut OsRng)?;
+        taint::declassify(&mut aes[..]);
         Ok(aes)
     };
     envelope::open(&sealed[..], &mut opened, unwrap, &mut |_| {}).expect("open");
@@ -225,6 +236,18 @@ fn leaky_branch(secret: &SecretNat) -> u64 {
 fn leaky_index(secret: &SecretNat) -> u64 {
     let table: Vec<u64> = (0..256).collect();
     std::hint::black_box(table[(secret.limbs()[0] & 0xff) as usize])
+}
+
+/// Leaky on purpose: a branch on a digit of a private exponent loaded
+/// from a file.
+#[inline(never)]
+fn leaky_key(key: &RsaPrivateKey) -> u64 {
+    leaky_branch(key.d())
+}
+
+/// The key directory the parent named.
+fn keys_dir_of_child() -> std::path::PathBuf {
+    std::path::PathBuf::from(std::env::var_os("REDC_CTGRIND_KEYS").expect("keys dir"))
 }
 
 /// The runs of this binary under Valgrind: what was run, and its status
@@ -275,8 +298,16 @@ fn report(stderr: &str) -> String {
         .join("\n")
 }
 
+/// The tests need optimised code without debug assertions (see the module
+/// documentation).
+fn release_only() {
+    #[cfg(debug_assertions)]
+    panic!("run with --release: overflow checks and debug assertions branch on secrets");
+}
+
 #[test]
 fn private_paths_branch_and_index_on_no_secret() {
+    release_only();
     let dir = keys_dir();
     let mut failed = Vec::new();
     for (name, _) in PATHS {
@@ -296,11 +327,16 @@ fn private_paths_branch_and_index_on_no_secret() {
 
 #[test]
 fn the_check_catches_a_leak() {
-    let dir = TempDir::new("ctgrind-control");
-    for control in ["leaky-branch", "leaky-index"] {
+    release_only();
+    let dir = keys_dir();
+    for control in ["leaky-branch", "leaky-index", "leaky-key"] {
         let (status, stderr) = valgrind(control, &dir.path(""));
         assert_eq!(status, Some(ERROR_EXIT), "{control} not caught:\n{stderr}");
-        let function = control.replace('-', "_");
+        let function = if control == "leaky-key" {
+            "leaky_branch".to_owned()
+        } else {
+            control.replace('-', "_")
+        };
         let caught = stderr.contains("uninitialised value") && stderr.contains(&function);
         assert!(caught, "{control}: the report does not name it:\n{}", report(&stderr));
         eprintln!("ctgrind {control}: caught");
@@ -318,8 +354,9 @@ fn child() {
     match path.as_str() {
         "leaky-branch" => drop(leaky_branch(&control_secret())),
         "leaky-index" => drop(leaky_index(&control_secret())),
+        "leaky-key" => drop(leaky_key(&load(&keys_dir_of_child(), "k2048"))),
         name => {
-            let dir = std::path::PathBuf::from(std::env::var_os("REDC_CTGRIND_KEYS").expect("keys dir"));
+            let dir = keys_dir_of_child();
             let keys = Keys {
                 k2048: load(&dir, "k2048"),
                 k2049: load(&dir, "k2049"),

@@ -33,13 +33,10 @@ pub enum RandomError {
 
 /// The public decision of a secret-derived `choice` (a check whose outcome
 /// is revealed on purpose: a key that fails its checks, a result that
-/// fails the e-check, a rejected random candidate). The one place where a
-/// secret bit may steer a branch; the taint check sees it as public from
-/// here on.
+/// fails the e-check, a rejected random candidate): the way a secret bit
+/// may steer a branch; the taint check sees it as public from here on.
 pub fn declassify(choice: Choice) -> bool {
-    let bit = choice.unwrap_u8();
-    taint::declassify(&bit);
-    bit != 0
+    taint::declassified(choice.unwrap_u8()) != 0
 }
 
 /// A secret natural number of a fixed, public number of 64-bit digits
@@ -56,8 +53,8 @@ impl SecretNat {
     }
 
     /// The number with exactly the little-endian digits `limbs`.
-    pub fn from_limbs(limbs: Vec<u64>) -> Self {
-        taint::classify(&limbs[..]);
+    pub fn from_limbs(mut limbs: Vec<u64>) -> Self {
+        taint::classify(&mut limbs[..]);
         Self { limbs }
     }
 
@@ -103,15 +100,15 @@ impl SecretNat {
     /// path (a signature, a key being written out). Trims the digits, so
     /// its time depends on the value.
     pub fn reveal(&self) -> Nat<u64> {
-        let limbs = self.limbs.clone();
-        taint::declassify(&limbs[..]);
+        let mut limbs = self.limbs.clone();
+        taint::declassify(&mut limbs[..]);
         Nat::from_digits(limbs)
     }
 
     /// [`SecretNat::reveal`] that hands its buffer over instead of copying
     /// it: for a batch's results, one allocation fewer each.
     pub fn into_revealed(mut self) -> Nat<u64> {
-        taint::declassify(&self.limbs[..]);
+        taint::declassify(&mut self.limbs[..]);
         Nat::from_digits(core::mem::take(&mut self.limbs))
     }
 

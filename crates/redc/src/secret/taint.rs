@@ -9,9 +9,12 @@
 //! 128 bits in all, then `xchg rbx, rbx`), a no-op on a real CPU that
 //! Valgrind recognises; without it every hook compiles to nothing.
 //! [`SecretNat`](super::SecretNat) calls [`classify`] when it is made and
-//! [`declassify`] when it is revealed; [`super::declassify`] is the one way
-//! a secret-derived bit becomes a public decision. The harness is
-//! `redc-rsa`'s `tests/ctgrind.rs`.
+//! [`declassify`] when it is revealed; [`super::declassify`] turns a
+//! secret-derived [`subtle::Choice`] into a public decision, and
+//! [`declassified`] any other value that becomes public on purpose (a
+//! message's length, the bytes of a public number). Every place where a
+//! secret becomes public calls one of these, so `grep declassif` lists
+//! them. The harness is `redc-rsa`'s `tests/ctgrind.rs`.
 
 /// Memcheck's `VG_USERREQ__MAKE_MEM_UNDEFINED` (`memcheck.h`:
 /// `VG_USERREQ_TOOL_BASE('M','C') + 1`).
@@ -60,24 +63,59 @@ fn mark(code: u64, ptr: *const u8, len: usize) {
     request(code, ptr as u64, len as u64);
 }
 
-/// Mark the memory of `value` as secret: memcheck reports any branch,
-/// address or length that depends on it. A no-op without `ctgrind`.
+/// Mark the memory of `value` as secret: memcheck reports any branch or
+/// address that depends on it. Taken as `&mut` so that the compiler reads
+/// the value from memory afterwards rather than from an earlier register
+/// copy (the request changes Valgrind's shadow state only). A no-op
+/// without `ctgrind`.
 #[inline]
-pub fn classify<T: ?Sized>(value: &T) {
+pub fn classify<T: ?Sized>(value: &mut T) {
     #[cfg(all(feature = "ctgrind", target_arch = "x86_64"))]
-    mark(MAKE_MEM_UNDEFINED, (value as *const T).cast(), size_of_val(value));
+    mark(
+        MAKE_MEM_UNDEFINED,
+        (value as *mut T).cast_const().cast(),
+        size_of_val(value),
+    );
     #[cfg(not(all(feature = "ctgrind", target_arch = "x86_64")))]
     let _ = value;
 }
 
 /// Mark the memory of `value` as public again (a result leaving the
-/// private path). A no-op without `ctgrind`.
+/// private path); `&mut` as for [`classify`]. A no-op without `ctgrind`.
 #[inline]
-pub fn declassify<T: ?Sized>(value: &T) {
+pub fn declassify<T: ?Sized>(value: &mut T) {
     #[cfg(all(feature = "ctgrind", target_arch = "x86_64"))]
-    mark(MAKE_MEM_DEFINED, (value as *const T).cast(), size_of_val(value));
+    mark(
+        MAKE_MEM_DEFINED,
+        (value as *mut T).cast_const().cast(),
+        size_of_val(value),
+    );
     #[cfg(not(all(feature = "ctgrind", target_arch = "x86_64")))]
     let _ = value;
+}
+
+/// `value`, public: declassified in memory and read back from there by a
+/// volatile read, so that no register copy made before the request (still
+/// secret to Valgrind) is used. For a scalar that steers a branch or a
+/// length.
+#[inline]
+pub fn declassified<T: Copy>(value: T) -> T {
+    #[cfg(all(feature = "ctgrind", target_arch = "x86_64"))]
+    {
+        let mut value = value;
+        declassify(&mut value);
+        read_back(&value)
+    }
+    #[cfg(not(all(feature = "ctgrind", target_arch = "x86_64")))]
+    value
+}
+
+/// A volatile read of `value`.
+#[cfg(all(feature = "ctgrind", target_arch = "x86_64"))]
+#[allow(unsafe_code)]
+fn read_back<T: Copy>(value: &T) -> T {
+    // SAFETY: `value` is a valid, aligned reference to an initialised `T`.
+    unsafe { core::ptr::read_volatile(value) }
 }
 
 /// Is the program running under Valgrind (with `ctgrind`)? Always `false`
