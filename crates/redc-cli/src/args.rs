@@ -3,7 +3,7 @@
 use crate::backend::BackendArg;
 use crate::failure::{BAD_INPUT, one_line};
 use crate::number::Number;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use redc::{Product, Schedule};
 use std::ffi::OsString;
 use std::io::Write;
@@ -574,9 +574,12 @@ macro_rules! with_word {
 pub(crate) use with_word;
 
 /// Parse the command line. Help and version go to stdout with status 0; a
-/// usage error is one line on stderr with status 2.
+/// usage error is one line on stderr with status 2: clap's whole message
+/// (every conflicting argument), its tips ("a similar argument exists"),
+/// the possible values, and the help of the subcommand that was used.
 pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Cli, ExitCode> {
-    Cli::try_parse_from(argv).map_err(|e| {
+    let argv: Vec<OsString> = argv.into_iter().collect();
+    Cli::try_parse_from(&argv).map_err(|e| {
         use clap::error::ErrorKind;
         match e.kind() {
             ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -587,34 +590,53 @@ pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Cli, Exi
                 let _ = e.print();
                 ExitCode::from(BAD_INPUT)
             }
-            ErrorKind::MissingRequiredArgument => {
-                let missing = match e.get(clap::error::ContextKind::InvalidArg) {
-                    Some(clap::error::ContextValue::Strings(names)) => names.join(", "),
-                    _ => "an argument".to_owned(),
-                };
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "redc: missing required argument {missing} (see 'redc --help')"
-                );
-                ExitCode::from(BAD_INPUT)
-            }
             _ => {
-                let text = e.render().to_string();
-                let first = text.lines().next().unwrap_or("invalid arguments");
-                let first = first.strip_prefix("error: ").unwrap_or(first);
-                let valid = match e.get(clap::error::ContextKind::ValidValue) {
-                    Some(clap::error::ContextValue::Strings(v)) if !v.is_empty() => {
-                        format!("; possible values: {}", v.join(", "))
-                    }
-                    _ => String::new(),
-                };
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "redc: {}{valid} (see 'redc --help')",
-                    one_line(first)
-                );
+                let _ = writeln!(std::io::stderr(), "redc: {}", usage_error(&e, &argv));
                 ExitCode::from(BAD_INPUT)
             }
         }
     })
+}
+
+/// clap's error as one line: the message (all of its lines up to the
+/// usage), the possible values, the tips, and which help to read.
+fn usage_error(e: &clap::Error, argv: &[OsString]) -> String {
+    let text = e.render().to_string();
+    let mut message = Vec::new();
+    let mut tips = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("Usage: ") || line.starts_with("For more information") {
+            break;
+        } else if let Some(tip) = line.strip_prefix("tip: ") {
+            tips.push(tip.to_owned());
+        } else if !line.is_empty() && tips.is_empty() {
+            message.push(line.strip_prefix("error: ").unwrap_or(line).to_owned());
+        }
+    }
+    let mut out = one_line(&message.join(" "));
+    if let Some(clap::error::ContextValue::Strings(v)) = e.get(clap::error::ContextKind::ValidValue)
+        && !v.is_empty()
+        && !out.contains("possible values")
+    {
+        out.push_str(&format!("; possible values: {}", v.join(", ")));
+    }
+    for tip in tips {
+        out.push_str(&format!("; {tip}"));
+    }
+    format!("{out} (see '{} --help')", command_path(argv))
+}
+
+/// The subcommands named at the start of `argv` ("redc rsa encrypt"), for
+/// pointing at the right help.
+fn command_path(argv: &[OsString]) -> String {
+    let mut command = Cli::command();
+    let mut path = vec!["redc".to_owned()];
+    for word in argv.iter().skip(1).filter_map(|w| w.to_str()) {
+        let Some(sub) = command.find_subcommand(word).cloned() else {
+            break;
+        };
+        path.push(sub.get_name().to_owned());
+        command = sub;
+    }
+    path.join(" ")
 }

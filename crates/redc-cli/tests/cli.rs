@@ -111,6 +111,41 @@ fn bad_input_exits_2_naming_the_field() {
 }
 
 #[test]
+fn usage_errors_keep_all_of_clap_and_point_at_the_subcommand_help() {
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["keygen", "--publc", "x"],
+            "redc: unexpected argument '--publc' found; a similar argument exists: '--pub' (see 'redc keygen --help')",
+        ),
+        (
+            &["modexp", "--batch", "f", "--trace", "1", "2", "3"],
+            "redc: the argument '--batch <FILE>' cannot be used with: --trace [BASE] [EXP] [MOD] \
+             (see 'redc modexp --help')",
+        ),
+        (
+            &["rsa", "encrpt"],
+            "redc: unrecognized subcommand 'encrpt'; some similar subcommands exist: 'decrypt', 'encrypt' \
+             (see 'redc rsa --help')",
+        ),
+        (
+            &["rsa", "decrypt", "--key", "k", "-i", "x", "-o", "y", "--scheme", "foo"],
+            "redc: invalid value 'foo' for '--scheme <SCHEME>' [possible values: oaep, pkcs1v15] \
+             (see 'redc rsa decrypt --help')",
+        ),
+        (
+            &["sign"],
+            "redc: the following required arguments were not provided: --key <KEY> --in <FILE> --output <SIG> \
+             (see 'redc sign --help')",
+        ),
+    ];
+    for (args, line) in cases {
+        let (code, out, err) = redc(args, "");
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert_eq!(err, format!("{line}\n"), "{args:?}");
+    }
+}
+
+#[test]
 fn help_exits_0() {
     let (code, out, _) = redc(&["modexp", "--help"], "");
     assert_eq!(code, 0);
