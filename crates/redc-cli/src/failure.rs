@@ -20,8 +20,17 @@ macro_rules! bad_input {
 }
 pub(crate) use bad_input;
 
-/// Print `e` as one line on stderr; exit 2 for bad input, 1 otherwise.
+/// Print `e` as one line on stderr; exit 2 for bad input, 1 otherwise. A
+/// reader that stopped reading (`redc ... | head -1`: a broken pipe) is not
+/// an error: nothing is printed and the status is 0, as in ripgrep.
 pub(crate) fn report(e: &anyhow::Error) -> ExitCode {
+    let broken_pipe = e
+        .chain()
+        .filter_map(|c| c.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
     let mut stderr = std::io::stderr().lock();
     let _ = writeln!(stderr, "redc: {}", one_line(&format!("{e:#}")));
     if e.downcast_ref::<BadInput>().is_some() {

@@ -145,6 +145,42 @@ fn usage_errors_keep_all_of_clap_and_point_at_the_subcommand_help() {
     }
 }
 
+/// `redc ... | head -1`: the reader goes away after one line; redc stops
+/// quietly with status 0 (no "Broken pipe" message).
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::{Command, Stdio};
+    let lines: String = (0..200_000)
+        .map(|i| format!("{{\"base\": {i}, \"exp\": 65537, \"mod\": 1000003}}\n"))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_redc"))
+        .args(["modexp", "--batch", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("redc starts");
+    let mut stdin = child.stdin.take().expect("piped");
+    let writer = std::thread::spawn(move || stdin.write_all(lines.as_bytes()));
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped"))
+        .read_line(&mut first)
+        .expect("one line");
+    assert_eq!(first, "{\"result\":\"0\"}\n");
+    // The reader is dropped here: the pipe is closed.
+    let status = child.wait().expect("redc ends");
+    let _ = writer.join();
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut err)
+        .expect("stderr");
+    assert_eq!((status.code(), err.as_str()), (Some(0), ""));
+}
+
 #[test]
 fn help_exits_0() {
     let (code, out, _) = redc(&["modexp", "--help"], "");
