@@ -248,7 +248,8 @@ fn batch_output_file_is_written_whole() {
     );
     // No temporary files are left beside it.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
-    // An output directory that does not exist: status 1 or 2, nothing created.
+    // An output directory that does not exist: bad input (status 2) naming
+    // -o, nothing created.
     let (code, _, err) = redc(
         &[
             "modexp",
@@ -259,7 +260,8 @@ fn batch_output_file_is_written_whole() {
         ],
         "",
     );
-    assert_ne!(code, 0, "{err}");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.starts_with("redc: -o /nonexistent/dir/out: cannot create the file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
