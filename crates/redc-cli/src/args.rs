@@ -83,6 +83,9 @@ pub(crate) struct KeygenArgs {
     /// Encrypt the private key (PKCS#8 PBES2) with the password from --password-file or REDC_KEY_PASSWORD.
     #[arg(long)]
     pub(crate) encrypt: bool,
+    /// Replace key files that already exist (without it, keygen refuses to overwrite a key).
+    #[arg(long)]
+    pub(crate) force: bool,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
 }

@@ -12,6 +12,29 @@ use zeroize::Zeroizing;
 
 /// Run `redc keygen`.
 pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
+    // Before any work: never replace a key without --force, never write
+    // both keys to one file.
+    for (option, path) in [("-o", &a.output), ("--pub", &a.public)] {
+        if let Some(path) = path.as_deref().filter(|p| p.as_os_str() != "-")
+            && !a.force
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        {
+            return Err(bad_input!(
+                "{option} {}: the file exists; give --force to replace it",
+                path.display()
+            ));
+        }
+    }
+    if let (Some(private), Some(public)) = (&a.output, &a.public)
+        && private.as_os_str() != "-"
+        && (private == public
+            || std::fs::canonicalize(private)
+                .ok()
+                .zip(std::fs::canonicalize(public).ok())
+                .is_some_and(|(x, y)| x == y))
+    {
+        return Err(bad_input!("--pub {}: the same file as -o", public.display()));
+    }
     let pw = if a.encrypt {
         Some(password(&a.password)?.ok_or_else(|| {
             bad_input!(

@@ -261,7 +261,10 @@ fn batch_output_file_is_written_whole() {
         "",
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.starts_with("redc: -o /nonexistent/dir/out: cannot create the file"), "{err}");
+    assert!(
+        err.starts_with("redc: -o /nonexistent/dir/out: cannot create the file"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

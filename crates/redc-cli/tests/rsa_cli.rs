@@ -496,6 +496,40 @@ fn bad_rsa_input_exits_2() {
     }
 }
 
+/// keygen never replaces a key without --force (checked before any work),
+/// and never writes both keys to one file.
+#[test]
+fn keygen_refuses_to_overwrite_without_force() {
+    let (k, p) = (path("kept.pem"), path("kept.pub"));
+    redc(&["keygen", "--bits", "1024", "-o", &k, "--pub", &p], 0);
+    let (key, public) = (std::fs::read(&k).unwrap(), std::fs::read(&p).unwrap());
+    for (args, message) in [
+        (
+            vec!["keygen", "--bits", "1024", "-o", &k],
+            format!("redc: -o {k}: the file exists; give --force to replace it\n"),
+        ),
+        (
+            vec!["keygen", "--bits", "1024", "-o", "-", "--pub", &p],
+            format!("redc: --pub {p}: the file exists; give --force to replace it\n"),
+        ),
+        (
+            vec!["keygen", "--bits", "1024", "--force", "-o", &k, "--pub", &k],
+            format!("redc: --pub {k}: the same file as -o\n"),
+        ),
+    ] {
+        let out = common::run(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), message, "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing generated");
+    }
+    assert_eq!(
+        (std::fs::read(&k).unwrap(), std::fs::read(&p).unwrap()),
+        (key.clone(), public)
+    );
+    redc(&["keygen", "--bits", "1024", "--force", "-o", &k, "--pub", &p], 0);
+    assert_ne!(std::fs::read(&k).unwrap(), key, "replaced with --force");
+}
+
 /// Peak resident memory (KiB) and exit status of `redc args`, fed `len`
 /// pseudo-random bytes on stdin, as `/usr/bin/time` reports them.
 fn measured(args: &[&str], len: u64) -> (u64, i32) {
