@@ -1,22 +1,30 @@
 //! Fault injection into the private operation, for tests only (feature
 //! `fault-injection`, off by default: **never enable it in a build that
-//! holds real keys** — it records the results the e-check refused).
+//! holds real keys** — it records the results the e-check refused; a build
+//! without debug assertions, such as `--release`, refuses the feature).
 //!
 //! A test arms one fault on its own thread with `arm`: the next private
-//! batch started on that thread corrupts one [`Stage`] of one of its
-//! operations (by index in the batch), once. Every stage is a place where a
-//! glitch, a Rowhammer flip or a bad multiplier could strike in the five
-//! steps of `primitive::private`: one CRT half as the engine returned it,
-//! Garner's recombination, the blinding factor `r^-1`, and the value the
-//! e-check is given (the very value that would be released). The check
-//! `m^e = c` must catch each and release nothing; `refused` hands the
-//! test the values it refused, to show what a released one would have
-//! given away (Boneh, DeMillo and Lipton's attack: a signature wrong modulo
-//! one prime factors `n` by one gcd).
+//! batch run on that thread corrupts one [`Stage`] of the operation in one
+//! slot of the batch (its index among the batch's inputs), once; the fault
+//! is disarmed at the end of that batch whether it struck or not. Every
+//! stage is a place where a glitch, a Rowhammer flip or a bad multiplier
+//! could strike in the five steps of `primitive::private`: one CRT half as
+//! the engine returned it (Garner's mode: the FDFM and no-CRT comparison
+//! modes have no such halves), Garner's recombination (or those modes'
+//! result), the blinding factor `r^-1`, and the value the e-check is given
+//! (the very value that would be released), flipped or replaced by a near
+//! miss. The check `m^e = c` must catch each and release nothing wrong;
+//! `refused` hands the test the values it refused, to show what a released
+//! one would have given away (Boneh, DeMillo and Lipton's attack: a
+//! signature wrong modulo one prime factors `n` by one gcd).
 //!
 //! Without the feature, `strikes` is `false` and every injection point
 //! compiles to nothing.
 
+#[cfg(all(feature = "fault-injection", not(debug_assertions)))]
+compile_error!("the feature fault-injection is for tests only: it is refused in builds without debug assertions");
+
+use crate::{Num, RsaPrivateKey};
 use redc::SecretNat;
 
 /// Where a fault strikes.
@@ -28,8 +36,13 @@ pub enum Stage {
     Garner,
     /// The unblinding factor `r^-1` (chained or freshly inverted).
     Blinding,
-    /// The unblinded result, as the e-check receives it (and would release).
+    /// The unblinded result, as the e-check receives it (and would release):
+    /// its lowest bit flipped.
     CheckInput,
+    /// The e-check's input replaced by `(c + 2^64)^d mod n`, whose `e`-th
+    /// power differs from `c` in its second digit only: a check that
+    /// compared less than all of `c` would let it through.
+    NearMiss,
 }
 
 #[cfg(feature = "fault-injection")]
@@ -54,7 +67,7 @@ pub fn arm(stage: Stage, index: usize) {
 /// The results the e-check refused on this thread since the last call, as
 /// they would have been released (taken: the list is emptied).
 #[cfg(feature = "fault-injection")]
-pub fn refused() -> Vec<crate::Num> {
+pub fn refused() -> Vec<Num> {
     armed::REFUSED.with(|r| r.take())
 }
 
@@ -76,6 +89,12 @@ pub(crate) fn strikes(stage: Stage, index: usize) -> bool {
     }
 }
 
+/// Disarm this thread's fault (at the end of every private batch).
+pub(crate) fn disarm() {
+    #[cfg(feature = "fault-injection")]
+    armed::ARMED.with(|a| a.set(None));
+}
+
 /// Record a result the e-check refused (with the feature only).
 pub(crate) fn record_refused(m: &SecretNat) {
     #[cfg(feature = "fault-injection")]
@@ -91,4 +110,14 @@ pub(crate) fn flip(x: &SecretNat) -> SecretNat {
         *low ^= 1;
     }
     SecretNat::from_limbs(limbs)
+}
+
+/// `(c + 2^64 mod n)^d mod n` for the key's `d`, in `n`'s digit count: the
+/// [`Stage::NearMiss`] replacement (computed with the variable-time
+/// reference `modpow`; tests only).
+pub(crate) fn near_miss(key: &RsaPrivateKey, c: &SecretNat) -> SecretNat {
+    let n = key.public_key().n();
+    let shifted = c.reveal().add(&Num::from_digits(vec![0, 1])).rem(n).unwrap_or_default();
+    let m = redc::modpow(&shifted, &key.d().reveal(), n, redc::PowOptions::default(), None).unwrap_or_default();
+    SecretNat::from_nat(&m, n.digits().len()).unwrap_or_else(|| SecretNat::zero(n.digits().len()))
 }

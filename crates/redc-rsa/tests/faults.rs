@@ -1,10 +1,15 @@
 //! Faults injected into the private operation (feature `fault-injection`;
 //! `.ci/run` runs `cargo test -p redc-rsa --features fault-injection --test
 //! faults`): one CRT half, Garner's recombination, the blinding factor
-//! `r^-1`, and the e-check's own input, each in the first, a middle and the
-//! last operation of batches of one and of five on every backend this CPU
-//! runs, and in single signatures and decryptions. Every fault must come
-//! out as `Error::FaultDetected` for its operation alone, the others right.
+//! `r^-1`, and the e-check's own input (flipped, or a near miss that only a
+//! comparison of all of `c` rejects), each in the first, a middle and the
+//! last slot of batches of one and of five, with fresh and with chained
+//! blinding, on every CPU backend this machine runs (a 2048-bit key: its
+//! 1024-bit halves reach the IFMA 2-way kernel as well as the 4- and 8-lane
+//! ones), and in single signatures and decryptions. Every fault must come
+//! out as `Error::FaultDetected` for its slot alone, the others right; a
+//! fault names a slot of the batch (an input out of range keeps its place)
+//! and never outlives its batch.
 //!
 //! And why it matters: the refused value of a faulty CRT half, had it been
 //! released as a signature `s`, factors `n` by `gcd(s^e - m, n)` (Boneh,
@@ -17,15 +22,21 @@ use rand_core::OsRng;
 use redc::Engine;
 use redc::engine::backend_names;
 use redc_rsa::fault::{self, Stage};
+use redc_rsa::hazmat::{CrtMode, rsadp_with};
 use redc_rsa::keygen::generate;
 use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, oaep, pkcs1v15, pss, rsa_private_batch};
-use std::sync::OnceLock;
 
-const STAGES: [Stage; 4] = [Stage::Half, Stage::Garner, Stage::Blinding, Stage::CheckInput];
+const STAGES: [Stage; 5] = [
+    Stage::Half,
+    Stage::Garner,
+    Stage::Blinding,
+    Stage::CheckInput,
+    Stage::NearMiss,
+];
 
-fn key() -> &'static RsaPrivateKey {
-    static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
-    KEY.get_or_init(|| generate(1024, &Num::from_u64(65537), &|_| {}).expect("keygen"))
+/// A key of the test's own (its blinding chain is the test's alone).
+fn key(bits: usize) -> RsaPrivateKey {
+    generate(bits, &Num::from_u64(65537), &|_| {}).expect("keygen")
 }
 
 fn big(x: &Num) -> BigUint {
@@ -50,15 +61,16 @@ fn engines() -> Vec<(&'static str, Engine)> {
 /// wrong (the check refused something a release would have given away).
 #[test]
 fn every_stage_is_caught_in_every_slot_on_every_backend() {
-    let key = key();
+    let key = &key(2048);
     let public = key.public_key();
     for (name, engine) in engines() {
         for size in [1usize, 5] {
             let inputs: Vec<Num> = (0..size as u64).map(|i| Num::from_u64(i * 7919 + 2)).collect();
             for stage in STAGES {
                 for victim in [0, size / 2, size - 1] {
-                    // Twice: a fresh blinding factor, then (after a good
-                    // batch primes the chain) a chained one.
+                    // Twice: a fresh blinding factor (a fault drops the
+                    // chain, and the key is this test's alone), then, after
+                    // a good batch renews the chain, a chained one.
                     for chained in [false, true] {
                         if chained {
                             assert!(
@@ -92,7 +104,7 @@ fn every_stage_is_caught_in_every_slot_on_every_backend() {
 /// stage gives `FaultDetected`, never a signature or a plaintext.
 #[test]
 fn single_operations_release_nothing_faulty() {
-    let key = key();
+    let key = &key(1024);
     let ct = oaep::encrypt(
         key.public_key(),
         HashAlg::Sha256,
@@ -125,7 +137,7 @@ fn single_operations_release_nothing_faulty() {
 /// cryptographic protocols for faults", 1997; Lenstra's one-signature form).
 #[test]
 fn a_released_faulty_signature_would_factor_n() {
-    let key = key();
+    let key = &key(1024);
     let public = key.public_key();
     let digest = HashAlg::Sha256.digest(b"message");
     let em = pkcs1v15::emsa_encode(HashAlg::Sha256, &digest, public.size()).unwrap();
@@ -137,7 +149,79 @@ fn a_released_faulty_signature_would_factor_n() {
     let se = s.modpow(&e, &n);
     let diff = if se >= m { se - &m } else { se + &n - &m };
     let g = num_integer::Integer::gcd(&diff, &n);
-    let primes: Vec<BigUint> = key.primes().iter().map(|p| big(&p.reveal())).collect();
-    assert!(primes.contains(&g), "gcd(s^e - m, n) is a prime of n");
+    // The fault struck the first prime's half: s is right modulo the second.
+    assert_eq!(
+        g,
+        big(&key.primes()[1].reveal()),
+        "gcd(s^e - m, n) is the prime the fault missed"
+    );
     eprintln!("gcd(s^e - m, n) = the {}-bit prime of n the fault missed", g.bits());
+}
+
+/// The near miss is what it says: its `e`-th power is `c + 2^64`, equal to
+/// `c` in the low digit; the check refused it all the same.
+#[test]
+fn the_near_miss_differs_from_c_in_its_second_digit_only() {
+    let key = &key(1024);
+    let public = key.public_key();
+    let c = Num::from_u64(0x1234_5678);
+    fault::arm(Stage::NearMiss, 0);
+    let got = rsa_private_batch(
+        redc::engine::default_engine(),
+        key,
+        std::slice::from_ref(&c),
+        &mut OsRng,
+    );
+    assert_eq!(got[0].as_ref().err(), Some(&Error::FaultDetected));
+    let back = public.rsaep(&fault::refused()[0]).unwrap();
+    assert_eq!(back.digits(), [0x1234_5678, 1], "c + 2^64");
+}
+
+/// A fault names a slot of the batch, counting inputs that are out of
+/// range; one armed for a slot the batch lacks does nothing and is gone
+/// after the batch.
+#[test]
+fn a_fault_names_a_slot_of_the_batch_and_dies_with_it() {
+    let key = &key(1024);
+    let engine = redc::engine::default_engine();
+    let inputs = [key.public_key().n().clone(), Num::from_u64(5), Num::from_u64(7)];
+    for stage in STAGES {
+        fault::arm(stage, 1);
+        let got = rsa_private_batch(engine, key, &inputs, &mut OsRng);
+        assert_eq!(got[0].as_ref().err(), Some(&Error::OutOfRange), "{stage:?}");
+        assert_eq!(got[1].as_ref().err(), Some(&Error::FaultDetected), "{stage:?}");
+        assert!(got[2].is_ok(), "{stage:?}");
+        fault::arm(stage, 2);
+        assert!(
+            rsa_private_batch(engine, key, &inputs[1..], &mut OsRng)
+                .iter()
+                .all(Result::is_ok)
+        );
+        assert!(
+            rsa_private_batch(engine, key, &inputs, &mut OsRng)[2].is_ok(),
+            "{stage:?} outlived its batch"
+        );
+        fault::refused();
+    }
+}
+
+/// The comparison modes (FDFM's four steps, no CRT): every stage they have
+/// is caught; they have no CRT halves, so the Half fault does not strike
+/// (and dies with its batch).
+#[test]
+fn the_comparison_modes_catch_their_stages() {
+    let key = &key(1024);
+    let engine = redc::engine::default_engine();
+    let c = Num::from_u64(0xabcdef);
+    for mode in [CrtMode::Fdfm, CrtMode::Plain] {
+        for stage in STAGES {
+            fault::arm(stage, 0);
+            let got = rsadp_with(engine, key, &c, mode, &mut OsRng);
+            if stage == Stage::Half {
+                assert!(got.is_ok(), "{mode:?}: no halves to strike");
+            } else {
+                assert_eq!(got.err(), Some(Error::FaultDetected), "{mode:?}, {stage:?}");
+            }
+        }
+    }
 }

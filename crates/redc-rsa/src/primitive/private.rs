@@ -54,9 +54,13 @@ pub(crate) fn private_batch(
     mode: CrtMode,
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<SecretNat>> {
-    let blinded = on_ok(in_range(key.public_key().n(), inputs), |cs| {
-        blind(engine, key, &cs, rng)
-    });
+    // Each input with its slot in the batch (what a test's fault names).
+    let slotted = in_range(key.public_key().n(), inputs)
+        .into_iter()
+        .enumerate()
+        .map(|(slot, c)| c.map(|c| (slot, c)))
+        .collect();
+    let blinded = on_ok(slotted, |cs| blind(engine, key, &cs, rng));
     let raw = on_ok(blinded, |ops| match mode {
         CrtMode::Garner => halves(engine, key, ops, true),
         scalar => {
@@ -73,11 +77,15 @@ pub(crate) fn private_batch(
             on_ok(ops, |ops| halves(engine, key, ops, false))
         }
     });
-    on_ok(raw, |ops| check(engine, key, ops))
+    let answers = on_ok(raw, |ops| check(engine, key, ops));
+    fault::disarm();
+    answers
 }
 
 /// One private operation in flight.
 struct Op {
+    /// Its place in the batch.
+    slot: usize,
     /// The input `c < n`, in `n`'s digit count.
     c: SecretNat,
     /// Its blinding factor `r` and `r^e`, in Montgomery form.
@@ -95,7 +103,7 @@ struct Op {
 }
 
 /// Step 1: blind every input `c < n` with the key's chain or a fresh `r`.
-fn blind(engine: &Engine, key: &RsaPrivateKey, cs: &[&Num], rng: &mut impl CryptoRngCore) -> Vec<Result<Op>> {
+fn blind(engine: &Engine, key: &RsaPrivateKey, cs: &[(usize, &Num)], rng: &mut impl CryptoRngCore) -> Vec<Result<Op>> {
     let public = key.public_key();
     let n = public.domain();
     let chained = key.blinding.take(n, cs.len());
@@ -110,13 +118,14 @@ fn blind(engine: &Engine, key: &RsaPrivateKey, cs: &[&Num], rng: &mut impl Crypt
     let len = public.n().digits().len();
     cs.par_iter()
         .zip(pairs.collect::<Vec<_>>())
-        .map(|(c, pair)| {
+        .map(|(&(slot, c), pair)| {
             let (r, r_e, r_inv) = pair?;
             // c < n in n's digit count (checked); r^e in Montgomery form:
             // one product gives the plain c·r^e.
             let c = SecretNat::from_nat(c, len).ok_or(Error::OutOfRange)?;
             let x = n.mul_plain(&c, &r_e).ok_or(Error::FaultDetected)?;
             Ok(Op {
+                slot,
                 c,
                 fresh: r_inv.is_none(),
                 r,
@@ -206,9 +215,9 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
     // at, so that one failed job cannot shift the answers of the others.
     let mut take = |count: usize| -> Halves { answers.by_ref().take(count).collect::<Vec<_>>().into_iter().collect() };
     let mut ys: Vec<Halves> = xs.iter().map(|xs| take(xs.len())).collect();
-    for (i, y) in ys.iter_mut().enumerate() {
+    for (y, op) in ys.iter_mut().zip(&ops) {
         if let Ok(halves) = y
-            && fault::strikes(Stage::Half, i)
+            && fault::strikes(Stage::Half, op.slot)
         {
             halves[0] = fault::flip(&halves[0]);
         }
@@ -231,8 +240,7 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
     }
     let mut ys = ys.into_iter();
     ops.into_iter()
-        .enumerate()
-        .map(|(i, mut op)| {
+        .map(|mut op| {
             let halves = ys.next();
             if op.r_inv.is_none() {
                 return Err(failed.clone().unwrap_or(Error::FaultDetected));
@@ -240,7 +248,7 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
             if let Some(halves) = halves {
                 op.y = crt::recombine(key, &halves?)?;
             }
-            if fault::strikes(Stage::Garner, i) {
+            if fault::strikes(Stage::Garner, op.slot) {
                 op.y = fault::flip(&op.y);
             }
             Ok(op)
@@ -260,9 +268,9 @@ fn check(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>) -> Vec<Result<S
         Err(e) => return fail_all(ops.len(), &e),
     };
     let domain = public.domain();
-    for (i, op) in ops.iter_mut().enumerate() {
+    for op in &mut ops {
         if let Some(r_inv) = &op.r_inv
-            && fault::strikes(Stage::Blinding, i)
+            && fault::strikes(Stage::Blinding, op.slot)
         {
             op.r_inv = Some(domain.add(r_inv, &domain.one()));
         }
@@ -276,9 +284,11 @@ fn check(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>) -> Vec<Result<S
         })
         .collect();
     let checked = on_ok(ms, |mut ms| {
-        for (i, (_, m)) in ms.iter_mut().enumerate() {
-            if fault::strikes(Stage::CheckInput, i) {
+        for (op, m) in &mut ms {
+            if fault::strikes(Stage::CheckInput, op.slot) {
                 *m = fault::flip(m);
+            } else if fault::strikes(Stage::NearMiss, op.slot) {
+                *m = fault::near_miss(key, &op.c);
             }
         }
         let back = pow_e(engine, &n, public.e(), &ms.iter().map(|(_, m)| m).collect::<Vec<_>>());
