@@ -316,9 +316,9 @@ pub(crate) struct ModexpArgs {
     /// Read JSON Lines {"base": .., "exp": .., "mod": ..} from FILE (- for stdin).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["base", "exp", "modulus", "trace"])]
     pub(crate) batch: Option<PathBuf>,
-    /// Run the --batch on the batch engine: auto (the GPU if usable, else the fastest CPU backend)
-    /// or a backend by name. Without it (and without REDC_BACKEND) each line runs the reference
-    /// modpow with --product, --schedule and --word.
+    /// The engine of a --batch: auto (the GPU if usable, else the fastest CPU backend) or a
+    /// backend by name. [default: REDC_BACKEND, else auto; --product, --schedule or --word run
+    /// each line on the reference modpow instead]
     #[arg(long, value_enum, value_name = "BACKEND",
           conflicts_with_all = ["product", "schedule", "word"])]
     pub(crate) backend: Option<BackendArg>,
@@ -329,19 +329,35 @@ pub(crate) struct ModexpArgs {
     /// Print results in hexadecimal with 0x.
     #[arg(long)]
     pub(crate) hex: bool,
-    /// The Montgomery product schedule.
-    #[arg(long, value_enum, default_value_t = ProductArg::Cios)]
-    pub(crate) product: ProductArg,
-    /// The exponentiation schedule.
-    #[arg(long, value_enum, default_value_t = ScheduleArg::Window)]
-    pub(crate) schedule: ScheduleArg,
-    /// Digit width w in bits.
-    #[arg(long, value_enum, default_value_t = WordArg::W64)]
-    pub(crate) word: WordArg,
+    /// The Montgomery product schedule of the reference modpow. [default: cios]
+    #[arg(long, value_enum)]
+    pub(crate) product: Option<ProductArg>,
+    /// The exponentiation schedule of the reference modpow. [default: window]
+    #[arg(long, value_enum)]
+    pub(crate) schedule: Option<ScheduleArg>,
+    /// Digit width w in bits of the reference modpow. [default: 64]
+    #[arg(long, value_enum)]
+    pub(crate) word: Option<WordArg>,
     /// Print the intermediate values per exponent bit, in and out of
     /// Montgomery form, as a table before the result.
     #[arg(long)]
     pub(crate) trace: bool,
+}
+
+impl ModexpArgs {
+    /// `--product`, `--schedule` and `--word` with their defaults.
+    pub(crate) fn reference(&self) -> (ProductArg, ScheduleArg, WordArg) {
+        (
+            self.product.unwrap_or(ProductArg::Cios),
+            self.schedule.unwrap_or(ScheduleArg::Window),
+            self.word.unwrap_or(WordArg::W64),
+        )
+    }
+
+    /// Was the reference modpow asked for by one of its options?
+    pub(crate) fn reference_asked(&self) -> bool {
+        self.product.is_some() || self.schedule.is_some() || self.word.is_some()
+    }
 }
 
 /// Arguments of `redc counts`.

@@ -54,16 +54,6 @@ pub(crate) fn engine(arg: Option<BackendArg>) -> anyhow::Result<Engine> {
     }
 }
 
-/// The engine that `--backend` or a non-empty `REDC_BACKEND` asks for, or
-/// `None` when neither is given (`redc modexp --batch` then runs the
-/// reference `modpow`).
-pub(crate) fn requested_engine(arg: Option<BackendArg>) -> anyhow::Result<Option<Engine>> {
-    if arg.is_none() && env_backend()?.is_none() {
-        return Ok(None);
-    }
-    engine(arg).map(Some)
-}
-
 /// The engine of `arg`; an error starts with `label` (`--backend cuda`,
 /// `REDC_BACKEND=cuda`).
 fn engine_for(arg: BackendArg, label: &str) -> anyhow::Result<Engine> {

@@ -12,15 +12,18 @@ use std::process::ExitCode;
 
 /// Run `redc modexp`.
 pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
+    let (product, schedule, word) = a.reference();
     let opts = PowOptions {
-        product: a.product.into(),
-        schedule: a.schedule.into(),
+        product: product.into(),
+        schedule: schedule.into(),
     };
     if let Some(path) = &a.batch {
-        if let Some(engine) = backend::requested_engine(a.backend)? {
-            return batch::run_on_engine(path, a.output.as_deref(), &engine, a.hex);
+        // The batch engine unless the reference modpow is asked for.
+        if a.reference_asked() {
+            return batch::run(path, a.output.as_deref(), opts, word, a.hex);
         }
-        return batch::run(path, a.output.as_deref(), opts, a.word, a.hex);
+        let engine = backend::engine(a.backend)?;
+        return batch::run_on_engine(path, a.output.as_deref(), &engine, a.hex);
     }
     if a.backend.is_some() {
         return Err(bad_input!(
@@ -30,7 +33,7 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
     let (Some(base), Some(exp), Some(modulus)) = (&a.base, &a.exp, &a.modulus) else {
         return Err(bad_input!("BASE, EXP and MOD are required without --batch"));
     };
-    let text = with_word!(a.word, single(base, exp, modulus, opts, a.hex, a.trace))?;
+    let text = with_word!(word, single(base, exp, modulus, opts, a.hex, a.trace))?;
     let mut sink = Sink::open(a.output.as_deref())?;
     sink.writer().write_all(text.as_bytes())?;
     sink.finish()?;

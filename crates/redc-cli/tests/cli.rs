@@ -200,7 +200,13 @@ fn batch_answers_every_line_in_order() {
         "{\"base\": true, \"exp\": 1, \"mod\": 7}\n",
         "{\"base\": 12345678901234567890123456789, \"exp\": 2, \"mod\": 1000000007}\n",
     );
+    // On the batch engine (the default), and on the reference modpow that
+    // --product, --schedule or --word ask for: the same answers.
     let (code, out, err) = redc(&["modexp", "--batch", "-"], input);
+    for reference in [["--product", "sos"], ["--schedule", "ladder"], ["--word", "8"]] {
+        let args = ["modexp", "--batch", "-", reference[0], reference[1]];
+        assert_eq!(redc(&args, input), (code, out.clone(), err.clone()), "{reference:?}");
+    }
     assert_eq!(code, 2, "bad lines make the status 2: {err}");
     assert!(err.contains("5 of 8 lines"), "{err}");
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
