@@ -2,7 +2,9 @@
 //! input line, one JSON line out per input line, in order.
 //!
 //! A bad line gets `{"line": N, "error": "line N: ...", "field": ...}` and
-//! the other lines are still answered; the exit status is then 2. Lines are
+//! the other lines are still answered; the exit status is then 2. An `"id"`
+//! field of an input line (any JSON value) is echoed in its answer, error
+//! or not, so that answers can be joined to requests after sharding. Lines are
 //! read with a length cap (a longer line is an error line, not an
 //! out-of-memory), a UTF-8 byte-order mark on the first line is ignored, a
 //! key given twice in one object is an error, and each answer is flushed as
@@ -170,16 +172,25 @@ pub(crate) fn run_chunked<T>(
     let mut progress = Progress::new();
     let (mut lines, mut bad) = (0usize, 0usize);
     let mut buf = Vec::new();
-    let mut pending: Vec<Result<T, LineError>> = Vec::with_capacity(chunk);
+    let mut pending: Vec<Line<T>> = Vec::with_capacity(chunk);
     while let Some(read) =
         next_line(&mut reader, &mut buf).map_err(|e| bad_input!("{what} {}: {e}", input.display()))?
     {
         lines += 1;
         pending.push(match read {
-            Err(len) => Err(LineError::line(format!(
-                "line is {len} bytes long, more than the limit of {MAX_LINE}"
-            ))),
-            Ok(()) => parse_line(&buf, lines == 1).and_then(|obj| prepare(&obj)),
+            Err(len) => Line {
+                id: None,
+                item: Err(LineError::line(format!(
+                    "line is {len} bytes long, more than the limit of {MAX_LINE}"
+                ))),
+            },
+            Ok(()) => match parse_line(&buf, lines == 1) {
+                Ok(obj) => Line {
+                    id: obj.get("id").cloned(),
+                    item: prepare(&obj),
+                },
+                Err(e) => Line { id: None, item: Err(e) },
+            },
         });
         if pending.len() >= chunk || reader.buffer().is_empty() {
             let first = lines + 1 - pending.len();
@@ -201,37 +212,43 @@ pub(crate) fn run_chunked<T>(
     Ok(ExitCode::SUCCESS)
 }
 
+/// One input line: its `"id"` (echoed in the answer) and its item or error.
+struct Line<T> {
+    id: Option<Value>,
+    item: Result<T, LineError>,
+}
+
 /// Answer the prepared lines `first, first + 1, ...` (their items in one
 /// call of `answer`), write one output line each, flush; the number of
 /// error lines.
 fn write_chunk<T>(
     sink: &mut Sink,
     first: usize,
-    lines: Vec<Result<T, LineError>>,
+    lines: Vec<Line<T>>,
     answer: &mut impl FnMut(Vec<T>) -> Vec<Result<Value, LineError>>,
 ) -> anyhow::Result<usize> {
     let mut items = Vec::new();
-    let errors: Vec<Option<LineError>> = lines
+    let (errors, ids): (Vec<Option<LineError>>, Vec<Option<Value>>) = lines
         .into_iter()
-        .map(|line| match line {
+        .map(|line| match line.item {
             Ok(item) => {
                 items.push(item);
-                None
+                (None, line.id)
             }
-            Err(e) => Some(e),
+            Err(e) => (Some(e), line.id),
         })
-        .collect();
+        .unzip();
     let mut answers = if items.is_empty() { Vec::new() } else { answer(items) }.into_iter();
     let mut bad = 0;
     let w = sink.writer();
-    for (i, error) in errors.into_iter().enumerate() {
+    for (i, (error, id)) in errors.into_iter().zip(ids).enumerate() {
         let result = match error {
             Some(e) => Err(e),
             None => answers
                 .next()
                 .unwrap_or_else(|| Err(LineError::line("internal error: no answer for this line"))),
         };
-        let out = result.unwrap_or_else(|e| {
+        let mut out = result.unwrap_or_else(|e| {
             bad += 1;
             let line = first + i;
             let mut obj = json!({ "line": line, "error": format!("line {line}: {}", e.message) });
@@ -240,6 +257,9 @@ fn write_chunk<T>(
             }
             obj
         });
+        if let (Some(id), Some(obj)) = (id, out.as_object_mut()) {
+            obj.insert("id".to_owned(), id);
+        }
         writeln!(w, "{out}").context("cannot write output")?;
     }
     w.flush().context("cannot write output")?;

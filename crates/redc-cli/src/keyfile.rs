@@ -80,19 +80,28 @@ pub(crate) fn parse_hash(name: &str, field: &str) -> anyhow::Result<HashAlg> {
     })
 }
 
-/// Hexadecimal bytes, or a message saying what is wrong.
+/// Hexadecimal bytes (after an optional `0x`), or a message saying what is
+/// wrong.
 pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
-    if !text.len().is_multiple_of(2) {
+    // An optional 0x, as the numbers of `redc modexp` take.
+    let (digits, skipped) = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(rest) => (rest, 2),
+        None => (text, 0),
+    };
+    if let Some(i) = digits.bytes().position(|b| !b.is_ascii_hexdigit()) {
+        return Err(format!("invalid hexadecimal at position {}", i + skipped));
+    }
+    if !digits.len().is_multiple_of(2) {
         return Err("odd number of hexadecimal digits".into());
     }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| {
-            text.get(i..i + 2)
-                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-                .ok_or_else(|| format!("invalid hexadecimal at position {i}"))
+    Ok(digits
+        .as_bytes()
+        .chunks(2)
+        .map(|pair| {
+            let digit = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+            (digit(pair[0]) << 4) | digit(pair[1])
         })
-        .collect()
+        .collect())
 }
 
 /// Hexadecimal bytes; `field` names the option in errors.

@@ -223,6 +223,16 @@ fn batch_answers_every_line_in_order() {
     assert_eq!(lines[6]["field"], "base");
     // 12345678901234567890123456789^2 mod 1000000007
     assert_eq!(lines[7]["result"], "645627018");
+    // An "id" is echoed, with an answer or an error.
+    let input =
+        "{\"id\": \"a\", \"base\": 2, \"exp\": 3, \"mod\": 5}\n{\"id\": [1], \"base\": -2, \"exp\": 3, \"mod\": 5}\n";
+    let (_, out, _) = redc(&["modexp", "--batch", "-"], input);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0], serde_json::json!({"id": "a", "result": "3"}));
+    assert_eq!(
+        (&lines[1]["id"], &lines[1]["field"]),
+        (&serde_json::json!([1]), &serde_json::json!("base"))
+    );
 }
 
 #[test]

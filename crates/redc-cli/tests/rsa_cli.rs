@@ -327,6 +327,24 @@ fn batches() {
     );
     let v: serde_json::Value = serde_json::from_slice(&back.stdout).unwrap();
     assert!(v["out"].as_str().unwrap().trim_start_matches('0') == "5");
+    // Hex with 0x (as modexp's numbers), and an "id" of any JSON value
+    // echoed in its answer, error or not.
+    let input = "{\"id\": {\"shard\": 3}, \"in\": \"0x05\"}\n{\"id\": 7, \"in\": \"+5\"}\n{\"in\": \"0X05\"}\n";
+    let out = common::run(&["rsa", "public-batch", "--key", rp, "--op", "raw"], input);
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["id"], serde_json::json!({"shard": 3}));
+    assert_eq!(lines[0]["out"], lines[2]["out"], "0x and 0X");
+    assert_eq!(lines[1]["id"], 7);
+    assert_eq!(
+        lines[1]["error"],
+        "line 2: field \"in\": invalid hexadecimal at position 0"
+    );
+    assert!(lines[2].get("id").is_none());
 }
 
 /// `pow(m, e, n)` by Python for every hex input (lower-case hex, `k` bytes).
