@@ -292,17 +292,21 @@ fn raw_blocks_round_trip() {
     assert!(help.contains("INSECURE"));
 }
 
+/// The JSON objects of a batch's output, one per line.
+fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 #[test]
 fn batches() {
     let (rk, rp, _, _) = keys();
     let input = "{\"in\": \"00112233\"}\n{\"in\": \"zz\"}\n";
     let out = common::run(&["rsa", "private-batch", "--key", rk, "--op", "sign-pss"], input);
     assert_eq!(out.status.code(), Some(2));
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert_eq!(lines.len(), 2);
     let sig = lines[0]["out"].as_str().unwrap().to_owned();
     assert_eq!(sig.len(), 512);
@@ -332,11 +336,7 @@ fn batches() {
     let input = "{\"id\": {\"shard\": 3}, \"in\": \"0x05\"}\n{\"id\": 7, \"in\": \"+5\"}\n{\"in\": \"0X05\"}\n";
     let out = common::run(&["rsa", "public-batch", "--key", rp, "--op", "raw"], input);
     assert_eq!(out.status.code(), Some(2));
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out.stdout);
     assert_eq!(lines[0]["id"], serde_json::json!({"shard": 3}));
     assert_eq!(lines[0]["out"], lines[2]["out"], "0x and 0X");
     assert_eq!(lines[1]["id"], 7);
