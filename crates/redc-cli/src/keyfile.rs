@@ -21,16 +21,28 @@ pub(crate) fn rsa_error(context: &str, e: &Error) -> anyhow::Error {
     }
 }
 
-/// The password from `--password-file` (first line) or `REDC_KEY_PASSWORD`.
+/// The password from `--password-file` (first line) or `REDC_KEY_PASSWORD`;
+/// an empty one is refused (it would protect nothing, and is most often a
+/// mistake: an empty file, an unset variable expanded to nothing).
 pub(crate) fn password(args: &PasswordArgs) -> anyhow::Result<Option<Zeroizing<Vec<u8>>>> {
-    if let Some(path) = &args.password_file {
+    let (source, password) = if let Some(path) = &args.password_file {
         let text =
             Zeroizing::new(std::fs::read(path).map_err(|e| bad_input!("--password-file {}: {e}", path.display()))?);
         let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        return Ok(Some(Zeroizing::new(line.to_vec())));
+        (
+            format!("--password-file {}", path.display()),
+            Zeroizing::new(line.to_vec()),
+        )
+    } else if let Some(v) = std::env::var_os(PASSWORD_ENV) {
+        (PASSWORD_ENV.to_owned(), Zeroizing::new(v.into_encoded_bytes()))
+    } else {
+        return Ok(None);
+    };
+    if password.is_empty() {
+        return Err(bad_input!("{source}: the password is empty"));
     }
-    Ok(std::env::var_os(PASSWORD_ENV).map(|v| Zeroizing::new(v.into_encoded_bytes())))
+    Ok(Some(password))
 }
 
 /// The bytes of `path` (`-` for stdin); `what` names the option in errors.
@@ -45,17 +57,23 @@ pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| bad_input!("{what} {}: {e}", path.display()))
 }
 
-/// Any key file (`--key`).
-pub(crate) fn load_key(path: &Path, pw: &PasswordArgs) -> anyhow::Result<AnyKey> {
-    let bytes = Zeroizing::new(read_input(path, "--key")?);
+/// Any key file, given as `option` (`--key`, or `pubkey`'s `KEY`). An
+/// encrypted key without a password says how to give one.
+pub(crate) fn load_key(path: &Path, pw: &PasswordArgs, option: &str) -> anyhow::Result<AnyKey> {
+    let bytes = Zeroizing::new(read_input(path, option)?);
     let password = password(pw)?;
-    read_key(&bytes, password.as_deref().map(Vec::as_slice))
-        .map_err(|e| rsa_error(&format!("--key {}", path.display()), &e))
+    read_key(&bytes, password.as_deref().map(Vec::as_slice)).map_err(|e| match e {
+        Error::PasswordRequired => bad_input!(
+            "{option} {}: {e} (give --password-file FILE or set {PASSWORD_ENV})",
+            path.display()
+        ),
+        _ => rsa_error(&format!("{option} {}", path.display()), &e),
+    })
 }
 
 /// A private key file (`--key`).
 pub(crate) fn load_private(path: &Path, pw: &PasswordArgs) -> anyhow::Result<RsaPrivateKey> {
-    match load_key(path, pw)? {
+    match load_key(path, pw, "--key")? {
         AnyKey::Private(k) => Ok(k),
         AnyKey::Public(_) => Err(bad_input!(
             "--key {}: a private key is needed, this is a public key",
@@ -64,9 +82,9 @@ pub(crate) fn load_private(path: &Path, pw: &PasswordArgs) -> anyhow::Result<Rsa
     }
 }
 
-/// The public half of any key file (`--key`).
-pub(crate) fn load_public(path: &Path, pw: &PasswordArgs) -> anyhow::Result<RsaPublicKey> {
-    Ok(match load_key(path, pw)? {
+/// The public half of any key file, given as `option`.
+pub(crate) fn load_public(path: &Path, pw: &PasswordArgs, option: &str) -> anyhow::Result<RsaPublicKey> {
+    Ok(match load_key(path, pw, option)? {
         AnyKey::Private(k) => k.public_key().clone(),
         AnyKey::Public(k) => k,
     })

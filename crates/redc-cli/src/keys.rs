@@ -87,7 +87,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
 
 /// Run `redc pubkey`.
 pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
-    let key = load_public(&a.key, &a.password)?;
+    let key = load_public(&a.key, &a.password, "KEY")?;
     let pem = match a.format {
         PubFormat::Spki => key.to_spki_pem(),
         PubFormat::Pkcs1 => key.to_pkcs1_pem(),

@@ -28,7 +28,7 @@ fn oaep_params(a: &RsaMessageArgs) -> anyhow::Result<(HashAlg, HashAlg, Vec<u8>)
 
 /// Run `redc rsa encrypt`.
 pub(crate) fn encrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
-    let key = load_public(&a.key, &a.password)?;
+    let key = load_public(&a.key, &a.password, "--key")?;
     let msg = read_input(&a.input, "--in")?;
     let ct = match a.scheme {
         EncScheme::Oaep => {
@@ -82,7 +82,7 @@ pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode
 /// Run `redc rsa public-batch`, [`jsonl::CHUNK`] lines at a time: the raw
 /// operation runs a chunk as one engine batch, the schemes line by line.
 pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> {
-    let key = load_public(&a.key, &a.password)?;
+    let key = load_public(&a.key, &a.password, "--key")?;
     let hash = parse_hash(&a.hash, "--hash")?;
     let engine = backend::engine(a.backend)?;
     let needs_sig = matches!(a.op, PublicOp::VerifyPss | PublicOp::VerifyPkcs1v15);

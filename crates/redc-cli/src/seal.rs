@@ -40,7 +40,7 @@ fn progress_bar(len: Option<u64>, what: &str) -> Option<ProgressBar> {
 
 /// Run `redc encrypt`.
 pub(crate) fn encrypt(a: &EnvelopeArgs) -> anyhow::Result<ExitCode> {
-    let key = load_public(&a.key, &a.password)?;
+    let key = load_public(&a.key, &a.password, "--key")?;
     let (input, len) = open_input(a)?;
     let mut sink = Sink::open(Some(&a.output))?;
     if a.raw_blocks {

@@ -34,7 +34,7 @@ pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
 pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let o = &a.opts;
     let hash = parse_hash(&o.hash, "--hash")?;
-    let key = load_public(&o.key, &o.password)?;
+    let key = load_public(&o.key, &o.password, "--key")?;
     let msg = read_input(&o.input, "--in")?;
     let sig = read_input(&a.sig, "--sig")?;
     let result = match o.scheme {

@@ -548,6 +548,74 @@ fn keygen_refuses_to_overwrite_without_force() {
     assert_ne!(std::fs::read(&k).unwrap(), key, "replaced with --force");
 }
 
+/// Key errors say what to do: `pubkey` names its KEY argument, an
+/// encrypted key without a password says how to give one, an empty
+/// password is refused, a key of another algorithm is named.
+#[test]
+fn key_errors_say_what_to_do() {
+    let (empty, pw) = (path("empty.pw"), path("secret.pw"));
+    std::fs::write(&empty, b"\n").unwrap();
+    std::fs::write(&pw, b"secret\n").unwrap();
+    let enc = path("enc.pem");
+    redc(
+        &[
+            "keygen",
+            "--bits",
+            "1024",
+            "--encrypt",
+            "--password-file",
+            &pw,
+            "-o",
+            &enc,
+        ],
+        0,
+    );
+    let ed = path("ed.pem");
+    openssl(&["genpkey", "-algorithm", "ed25519", "-out", &ed]);
+    let missing = path("missing.pem");
+    for (args, line) in [
+        (
+            vec!["pubkey", missing.as_str()],
+            format!("redc: KEY {missing}: No such file or directory (os error 2)"),
+        ),
+        (
+            vec!["pubkey", enc.as_str()],
+            format!(
+                "redc: KEY {enc}: the private key is encrypted: a password is needed \
+                 (give --password-file FILE or set REDC_KEY_PASSWORD)"
+            ),
+        ),
+        (
+            vec!["pubkey", enc.as_str(), "--password-file", empty.as_str()],
+            format!("redc: --password-file {empty}: the password is empty"),
+        ),
+        (
+            vec![
+                "keygen",
+                "--bits",
+                "1024",
+                "--encrypt",
+                "--password-file",
+                empty.as_str(),
+            ],
+            format!("redc: --password-file {empty}: the password is empty"),
+        ),
+        (
+            vec!["sign", "--key", ed.as_str(), "-i", pw.as_str(), "-o", "/dev/null"],
+            format!(
+                "redc: --key {ed}: key encoding: PKCS#8 PrivateKeyInfo: an Ed25519 key (1.3.101.112), \
+                 not an RSA key"
+            ),
+        ),
+    ] {
+        let out = common::run(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), format!("{line}\n"), "{args:?}");
+    }
+    let out = common::run(&["pubkey", &enc, "--password-file", &pw], "");
+    assert!(out.status.success() && out.stdout.starts_with(b"-----BEGIN PUBLIC KEY-----"));
+}
+
 /// Peak resident memory (KiB) and exit status of `redc args`, fed `len`
 /// pseudo-random bytes on stdin, as `/usr/bin/time` reports them.
 fn measured(args: &[&str], len: u64) -> (u64, i32) {

@@ -44,9 +44,6 @@ use zeroize::Zeroizing;
 /// SPKI.
 pub const RSA_ENCRYPTION_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
 
-/// The `id-RSASSA-PSS` OID (RFC 4055), named in the error for such keys.
-const RSASSA_PSS_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.10");
-
 /// The arc `pkcs-12PbeIds` (1.2.840.113549.1.12.1).
 const PKCS12_PBE_ARC: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.12.1");
 /// The arc `pkcs-5` (1.2.840.113549.1.5).
@@ -591,18 +588,32 @@ fn public_from_pkcs1_der(der: &[u8]) -> Result<RsaPublicKey> {
     public_from_pkcs1(&key)
 }
 
-/// Accepts `rsaEncryption` with NULL (or absent) parameters.
+/// The keys of other algorithms a user may hand over, by their
+/// `AlgorithmIdentifier` (RFC 8410, RFC 5480, RFC 3279, RFC 4055, PKCS#3).
+const OTHER_KEYS: [(&str, &str); 9] = [
+    ("1.3.101.112", "an Ed25519 key"),
+    ("1.3.101.113", "an Ed448 key"),
+    ("1.3.101.110", "an X25519 key"),
+    ("1.3.101.111", "an X448 key"),
+    ("1.2.840.10045.2.1", "an EC key (id-ecPublicKey)"),
+    ("1.2.840.10040.4.1", "a DSA key"),
+    ("1.2.840.113549.1.3.1", "a Diffie-Hellman key (PKCS#3)"),
+    ("1.2.840.10046.2.1", "a Diffie-Hellman key (X9.42)"),
+    (
+        "1.2.840.113549.1.1.10",
+        "an RSASSA-PSS-restricted key (only rsaEncryption RSA keys are supported)",
+    ),
+];
+
+/// Accepts `rsaEncryption` with NULL (or absent) parameters; any other
+/// algorithm is named when it is a known one.
 fn check_rsa_algorithm(alg: &AlgorithmIdentifierRef<'_>, what: &str) -> Result<()> {
     if alg.oid != RSA_ENCRYPTION_OID {
-        let note = if alg.oid == RSASSA_PSS_OID {
-            " (an RSASSA-PSS-restricted key; only rsaEncryption keys are supported)"
-        } else {
-            ""
-        };
-        return Err(Error::Encoding(format!(
-            "{what}: algorithm {} is not rsaEncryption ({RSA_ENCRYPTION_OID}){note}",
-            alg.oid
-        )));
+        let oid = alg.oid.to_string();
+        return Err(Error::Encoding(match OTHER_KEYS.iter().find(|(o, _)| *o == oid) {
+            Some((_, name)) => format!("{what}: {name} ({oid}), not an RSA key"),
+            None => format!("{what}: algorithm {oid} is not rsaEncryption ({RSA_ENCRYPTION_OID}), not an RSA key"),
+        }));
     }
     match alg.parameters {
         None => Ok(()),

@@ -570,10 +570,29 @@ fn refused_formats_have_clear_messages() {
         );
     }
 
-    // Not RSA.
+    // Not RSA: the algorithm named, private and public.
     let ec = openssl(&["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"]);
     let err = read_key(&ec, None).unwrap_err();
-    assert!(err.to_string().contains("is not rsaEncryption"), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "key encoding: PKCS#8 PrivateKeyInfo: an EC key (id-ecPublicKey) (1.2.840.10045.2.1), not an RSA key"
+    );
+    let ed = openssl(&["genpkey", "-algorithm", "ed25519"]);
+    let err = read_key(&ed, None).unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with(": an Ed25519 key (1.3.101.112), not an RSA key"),
+        "{err}"
+    );
+    let dir = TempDir::new("not-rsa");
+    let ed_path = dir.write("ed.pem", &ed);
+    let ed_pub = openssl(&["pkey", "-in", ed_path.to_str().unwrap(), "-pubout"]);
+    let err = read_key(&ed_pub, None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("SubjectPublicKeyInfo: an Ed25519 key (1.3.101.112), not an RSA key"),
+        "{err}"
+    );
 
     // A PEM of the wrong kind for a labelled reader.
     let pem1 = fx.key.to_pkcs1_pem().unwrap();
