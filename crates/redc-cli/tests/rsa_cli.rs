@@ -662,6 +662,28 @@ fn measured(args: &[&str], len: u64) -> (u64, i32) {
     (kib, status.code().unwrap_or(-1))
 }
 
+/// `sign` and `verify` hash the message as they read it: a 1 GiB message
+/// takes no more memory than a 16 MiB one (give or take 4 MiB), and the
+/// signature of the stream verifies.
+#[test]
+fn one_gib_sign_and_verify_in_flat_memory() {
+    let (rk, rp, _, _) = keys();
+    let sig = path("big.sig");
+    let (small_kib, code) = measured(&["sign", "--key", rk, "-i", "-", "-o", &sig], 16 << 20);
+    assert_eq!(code, 0);
+    let (big_kib, code) = measured(&["sign", "--key", rk, "-i", "-", "-o", &sig], 1 << 30);
+    assert_eq!(code, 0);
+    assert!(
+        big_kib < small_kib + 4 * 1024,
+        "sign: {small_kib} KiB for 16 MiB, {big_kib} KiB for 1 GiB"
+    );
+    let (verify_kib, code) = measured(&["verify", "--key", rp, "-i", "-", "--sig", &sig], 1 << 30);
+    assert_eq!(code, 0, "the signature of the 1 GiB stream verifies");
+    assert!(verify_kib < small_kib + 4 * 1024, "verify: {verify_kib} KiB for 1 GiB");
+    let (_, code) = measured(&["verify", "--key", rp, "-i", "-", "--sig", &sig], (1 << 30) - 1);
+    assert_eq!(code, 1, "one byte less: invalid");
+}
+
 #[test]
 fn one_gib_round_trip_in_flat_memory() {
     let (rk, rp, _, _) = keys();
