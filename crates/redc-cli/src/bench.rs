@@ -229,12 +229,12 @@ pub(crate) fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
     let json = a
         .json
         .as_deref()
-        .map(|p| Sink::open_for(Some(p), "--json"))
+        .map(|p| Sink::open_public(Some(p), "--json"))
         .transpose()?;
     let plot = a
         .plot
         .as_deref()
-        .map(|p| Sink::open_for(Some(p), "--plot"))
+        .map(|p| Sink::open_public(Some(p), "--plot"))
         .transpose()?;
     let report = collect(&opts)?;
     let to_stdout = |p: &Option<std::path::PathBuf>| p.as_deref() == Some(Path::new("-"));

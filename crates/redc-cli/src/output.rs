@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 /// A regular file (or a path that does not exist yet) is written under a
 /// fresh temporary name in the same directory and renamed into place by
 /// [`Sink::finish`], keeping the permissions of a file it replaces (a new
-/// file is readable by its owner only, mode 0600); dropped
+/// file is readable by its owner only, mode 0600, unless it is public
+/// output: [`Sink::open_public`]); dropped
 /// without `finish` (an error on the way), failing to rename, or on SIGINT,
 /// SIGTERM or SIGHUP ([`crate::interrupt`]), the temporary file is removed,
 /// so nothing half-written is left behind. Anything else —
@@ -38,6 +39,18 @@ impl Sink {
 
     /// As [`Sink::open`], for a path given with `option` (named in errors).
     pub(crate) fn open_for(path: Option<&Path>, option: &str) -> anyhow::Result<Self> {
+        Self::open_with(path, option, 0o600)
+    }
+
+    /// As [`Sink::open_for`], for public output (test vectors, bench
+    /// results): a new file gets mode 0666 less the umask, as `cp` or a
+    /// shell redirection would give it, instead of 0600.
+    pub(crate) fn open_public(path: Option<&Path>, option: &str) -> anyhow::Result<Self> {
+        Self::open_with(path, option, 0o666)
+    }
+
+    /// The sink; a new file is created with `mode` (less the umask).
+    fn open_with(path: Option<&Path>, option: &str, mode: u32) -> anyhow::Result<Self> {
         let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
             return Ok(Sink::Stdout(BufWriter::new(std::io::stdout())));
         };
@@ -58,8 +71,9 @@ impl Sink {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         // A fresh name (never an existing file or a planted link), readable
-        // by the owner only while it is written: it may hold plaintext or a
-        // private key. A file it replaces keeps its permissions.
+        // by the owner only while it is written unless the output is
+        // public: it may hold plaintext or a private key. A file it
+        // replaces keeps its permissions.
         let mut tag = [0u8; 8];
         rand_core::RngCore::try_fill_bytes(&mut rand_core::OsRng, &mut tag)
             .map_err(|e| anyhow::anyhow!("random generator: {e}"))?;
@@ -71,7 +85,7 @@ impl Sink {
             std::fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
-                .mode(0o600)
+                .mode(mode)
                 .open(&tmp)
         })
         .map_err(|e| bad_input!("{option} {}: cannot create the file: {e}", path.display()))?;

@@ -429,6 +429,12 @@ fn fixed(x: f64, decimals: u32) -> String {
     format!("{x:.*}", decimals as usize)
 }
 
+/// Text for a Markdown table cell: a `|` (as in `|Dp| = |Dq|`) escaped so
+/// that it does not end the cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
 /// One table as Markdown, notes below.
 pub(crate) fn render(t: &Table) -> String {
     let mut out = format!("{}: {}\n\n", t.source, t.title);
@@ -439,9 +445,9 @@ pub(crate) fn render(t: &Table) -> String {
         let note = e.note.map_or(String::new(), |n| format!("[{n}]"));
         out += &format!(
             "| {} | {} | {} | {paper} | {} | {diff} | {note} |\n",
-            e.row,
-            e.column,
-            e.unit,
+            cell(&e.row),
+            cell(&e.column),
+            cell(e.unit),
             fixed(e.model_rounded(), e.decimals)
         );
     }

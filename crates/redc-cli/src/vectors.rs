@@ -63,7 +63,7 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
     // into place, so a bad path leaves the directory as it was.
     let mut sinks = Vec::with_capacity(files.len());
     for f in &files {
-        sinks.push(Sink::open(Some(&a.output.join(&f.name)))?);
+        sinks.push(Sink::open_public(Some(&a.output.join(&f.name)), "--output")?);
     }
     for (sink, f) in sinks.iter_mut().zip(&files) {
         sink.writer().write_all(f.contents.as_bytes())?;

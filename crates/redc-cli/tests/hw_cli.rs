@@ -106,6 +106,15 @@ fn tables_print_with_every_difference_explained() {
         text.contains("| row | quantity | unit | paper | model | difference | note |"),
         "{text}"
     );
+    // Every table row has its seven cells: a `|` inside a cell (`|Dp|`) is
+    // escaped.
+    let text = redc(&["sim", "--table", "all"], 0);
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(rows.iter().any(|r| r.contains("\\|Dp\\|")), "an escaped cell");
+    for row in rows {
+        let cells = row.replace("\\|", "").matches('|').count() - 1;
+        assert_eq!(cells, 7, "{row}");
+    }
 }
 
 /// Python checks every case: result·2^r ≡ a·b (mod n), and the per-step
@@ -266,6 +275,14 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
             text.contains("# case 1") && text.contains("result = 0x") && text.contains("step "),
             "{text}"
         );
+        // Public files: the mode any new file gets here (0666 less the
+        // umask), not the 0600 of keys and plaintext.
+        use std::os::unix::fs::PermissionsExt;
+        let control = dir.join("control");
+        std::fs::write(&control, b"").unwrap();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&hex.join("vectors.txt")), mode(&control), "{arch}");
+        assert_eq!(mode(&out.join("manifest.json")), mode(&control), "{arch}");
     }
 }
 
