@@ -164,7 +164,7 @@ fn header(arch: &Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str)
         "seed": a.seed,
         "modulus": format!("0x{}", circuit.modulus().to_hex()),
         "digit_bits": circuit.digit_bits(),
-        "digits": circuit.digits(),
+        "size_parameter": circuit.digits(),
         "r_log2": circuit.r_log2(),
         "mhz": mhz,
     });

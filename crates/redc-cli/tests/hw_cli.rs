@@ -246,6 +246,12 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
             0,
         );
         let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+        // The paper's size parameter under its own name (the carry-save k is
+        // bits, not a count of 2-bit digits).
+        assert!(
+            manifest["size_parameter"].is_u64() && manifest.get("digits").is_none(),
+            "{arch}"
+        );
         let mems = manifest["memories"].as_array().unwrap();
         assert!(mems.len() > 5, "{arch}: a trace memory per register");
         for m in mems {
