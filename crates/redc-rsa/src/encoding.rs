@@ -654,6 +654,14 @@ fn check_encryption_scheme(scheme: &pkcs5::EncryptionScheme<'_>) -> Result<()> {
             "encrypted PKCS#8: {} PBKDF2 iterations is more than the {MAX_PBKDF2_ITERATIONS} accepted",
             p.iteration_count
         ))),
+        // N must be a power of two above 1 (RFC 7914 §6); the pkcs5 crate
+        // overflows on N = 0 (found by the key_read_encrypted fuzz target).
+        pbes2::Kdf::Scrypt(s) if s.cost_parameter < 2 || !s.cost_parameter.is_power_of_two() => {
+            Err(Error::Encoding(format!(
+                "encrypted PKCS#8: scrypt cost parameter N={} is not a power of two above 1",
+                s.cost_parameter
+            )))
+        }
         pbes2::Kdf::Scrypt(s) => {
             let (n, r, p) = (s.cost_parameter, u64::from(s.block_size), u64::from(s.parallelization));
             let memory = n.checked_mul(r).and_then(|x| x.checked_mul(128));

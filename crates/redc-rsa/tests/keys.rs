@@ -215,6 +215,36 @@ fn round_trip_every_format_multi_prime() {
     round_trip_all(key3primes());
 }
 
+/// An encrypted PKCS#8 key whose scrypt cost parameter N is 0 (found by the
+/// `key_read_encrypted` fuzz target: the pkcs5 crate overflowed on it), or
+/// 3: refused by name, never a panic.
+#[test]
+fn scrypt_cost_that_is_not_a_power_of_two_is_refused() {
+    let hex = concat!(
+        "306a305606092a864886f70d01050d3049302806092b06010401da47040b301b",
+        "0410c51b8a31c98b9fe13065b485c9f8658c020100020101020101301d060960",
+        "864801650304012a0410194c430843570ccac2720a3b30b47adb041000000000",
+        "000000000000000000000000",
+    );
+    let der: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    let n_at = der
+        .windows(3)
+        .position(|w| w == [0x02, 0x01, 0x00])
+        .expect("the N = 0 INTEGER");
+    for n in [0u8, 3] {
+        let mut der = der.clone();
+        der[n_at + 2] = n;
+        let err = read_key(&der, Some(b"x")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("key encoding: encrypted PKCS#8: scrypt cost parameter N={n} is not a power of two above 1")
+        );
+    }
+}
+
 #[test]
 fn scrypt_and_default_kdf_round_trip() {
     let key = &key2048().key;
