@@ -133,7 +133,10 @@ fn key_files(c: &mut Corpus) {
     let tlv = |tag: u8, body: &[u8]| [&[tag, body.len() as u8][..], body].concat();
     let oid = tlv(0x06, &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05, 0x03]);
     let params = tlv(0x30, &[tlv(0x04, &[1; 8]), tlv(0x02, &[1])].concat());
-    let pbes1 = tlv(0x30, &[tlv(0x30, &[oid, params].concat()), tlv(0x04, &[0; 32])].concat());
+    let pbes1 = tlv(
+        0x30,
+        &[tlv(0x30, &[oid, params].concat()), tlv(0x04, &[0; 32])].concat(),
+    );
     for target in ["key_read", "key_read_encrypted"] {
         c.add(target, "pbes1-md5-des.der", pbes1.clone());
     }
