@@ -21,28 +21,39 @@ pub(crate) fn rsa_error(context: &str, e: &Error) -> anyhow::Error {
     }
 }
 
-/// The password from `--password-file` (first line) or `REDC_KEY_PASSWORD`;
-/// an empty one is refused (it would protect nothing, and is most often a
-/// mistake: an empty file, an unset variable expanded to nothing).
-pub(crate) fn password(args: &PasswordArgs) -> anyhow::Result<Option<Zeroizing<Vec<u8>>>> {
-    let (source, password) = if let Some(path) = &args.password_file {
+/// A password and where it came from (for messages).
+struct Password {
+    source: String,
+    bytes: Zeroizing<Vec<u8>>,
+}
+
+/// The password from `--password-file` (first line) or `REDC_KEY_PASSWORD`,
+/// as given (empty or not).
+fn given_password(args: &PasswordArgs) -> anyhow::Result<Option<Password>> {
+    if let Some(path) = &args.password_file {
         let text =
             Zeroizing::new(std::fs::read(path).map_err(|e| bad_input!("--password-file {}: {e}", path.display()))?);
         let line = text.split(|&b| b == b'\n').next().unwrap_or_default();
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        (
-            format!("--password-file {}", path.display()),
-            Zeroizing::new(line.to_vec()),
-        )
-    } else if let Some(v) = std::env::var_os(PASSWORD_ENV) {
-        (PASSWORD_ENV.to_owned(), Zeroizing::new(v.into_encoded_bytes()))
-    } else {
-        return Ok(None);
-    };
-    if password.is_empty() {
-        return Err(bad_input!("{source}: the password is empty"));
+        return Ok(Some(Password {
+            source: format!("--password-file {}", path.display()),
+            bytes: Zeroizing::new(line.to_vec()),
+        }));
     }
-    Ok(Some(password))
+    Ok(std::env::var_os(PASSWORD_ENV).map(|v| Password {
+        source: PASSWORD_ENV.to_owned(),
+        bytes: Zeroizing::new(v.into_encoded_bytes()),
+    }))
+}
+
+/// The password to encrypt a key with; an empty one is refused (it would
+/// protect nothing, and is most often a mistake: an empty file, an unset
+/// variable expanded to nothing).
+pub(crate) fn password(args: &PasswordArgs) -> anyhow::Result<Option<Zeroizing<Vec<u8>>>> {
+    match given_password(args)? {
+        Some(p) if p.bytes.is_empty() => Err(bad_input!("{}: the password is empty", p.source)),
+        p => Ok(p.map(|p| p.bytes)),
+    }
 }
 
 /// The bytes of `path` (`-` for stdin); `what` names the option in errors.
@@ -58,16 +69,22 @@ pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
 }
 
 /// Any key file, given as `option` (`--key`, or `pubkey`'s `KEY`). An
-/// encrypted key without a password says how to give one.
+/// encrypted key without a password says how to give one; an empty
+/// password is named as such, and ignored for a key that is not encrypted.
 pub(crate) fn load_key(path: &Path, pw: &PasswordArgs, option: &str) -> anyhow::Result<AnyKey> {
     let bytes = Zeroizing::new(read_input(path, option)?);
-    let password = password(pw)?;
-    read_key(&bytes, password.as_deref().map(Vec::as_slice)).map_err(|e| match e {
-        Error::PasswordRequired => bad_input!(
-            "{option} {}: {e} (give --password-file FILE or set {PASSWORD_ENV})",
-            path.display()
+    let password = given_password(pw)?;
+    read_key(&bytes, password.as_ref().map(|p| p.bytes.as_slice())).map_err(|e| match (e, &password) {
+        (Error::PasswordRequired, _) => bad_input!(
+            "{option} {}: {} (give --password-file FILE or set {PASSWORD_ENV})",
+            path.display(),
+            Error::PasswordRequired
         ),
-        _ => rsa_error(&format!("{option} {}", path.display()), &e),
+        // An empty password only matters for an encrypted key.
+        (Error::WrongPassword, Some(p)) if p.bytes.is_empty() => {
+            bad_input!("{}: the password is empty", p.source)
+        }
+        (e, _) => rsa_error(&format!("{option} {}", path.display()), &e),
     })
 }
 

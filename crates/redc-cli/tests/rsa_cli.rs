@@ -614,6 +614,23 @@ fn key_errors_say_what_to_do() {
     }
     let out = common::run(&["pubkey", &enc, "--password-file", &pw], "");
     assert!(out.status.success() && out.stdout.starts_with(b"-----BEGIN PUBLIC KEY-----"));
+    // An empty REDC_KEY_PASSWORD does not matter for a key that is not
+    // encrypted, and is named for one that is.
+    let (rk, _, _, _) = keys();
+    let with_empty_env = |key: &str| {
+        Command::new(env!("CARGO_BIN_EXE_redc"))
+            .args(["pubkey", key])
+            .env("REDC_KEY_PASSWORD", "")
+            .output()
+            .unwrap()
+    };
+    assert!(with_empty_env(rk).status.success());
+    let out = with_empty_env(&enc);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "redc: REDC_KEY_PASSWORD: the password is empty\n"
+    );
 }
 
 /// Peak resident memory (KiB) and exit status of `redc args`, fed `len`
