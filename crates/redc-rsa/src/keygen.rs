@@ -2,7 +2,8 @@
 //! the operating system's generator, trial division by the small primes, then
 //! Miller–Rabin with random bases — at least the rounds of FIPS 186-5
 //! Table B.1 — searched on every core; `|p - q|` large, and
-//! `d = e^-1 mod lcm(p - 1, q - 1)`.
+//! `d = e^-1 mod lcm(p - 1, q - 1)`; multi-prime keys (RFC 8017 §3.2) the
+//! same way, within OpenSSL's limits on the number of primes.
 
 use crate::Num;
 use crate::error::{Error, Result};
@@ -82,9 +83,37 @@ fn random_prime(bits: usize, e: &Num, primes: &[u64], tried: &AtomicU64) -> Resu
 /// exponent `e` (odd, at least 3). `progress` is called with the number of
 /// prime candidates tried so far (from several threads).
 pub fn generate(bits: usize, e: &Num, progress: &(dyn Fn(u64) + Sync)) -> Result<RsaPrivateKey> {
+    generate_multi(bits, 2, e, progress)
+}
+
+/// The most primes a key of `bits` bits may have: OpenSSL's limits (2 below
+/// 1024 bits, 3 below 4096, 4 below 8192, then 5), so that every prime
+/// keeps its factoring cost well above the modulus's.
+pub fn max_primes(bits: usize) -> usize {
+    match bits {
+        0..1024 => 2,
+        1024..4096 => 3,
+        4096..8192 => 4,
+        _ => 5,
+    }
+}
+
+/// Generate a key of `bits` bits with `count` primes (RFC 8017 multi-prime
+/// RSA; 2 to [`max_primes`]) and public exponent `e`, as [`generate`] does
+/// for two: the primes share the bits (the first `bits mod count` have one
+/// more), the modulus has exactly `bits` bits, every two primes differ in
+/// more than their low `size - 100` bits, and `d = e^-1 mod lcm(r_i - 1)`
+/// is above `2^(bits/2)`. The primes are stored largest first.
+pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64) + Sync)) -> Result<RsaPrivateKey> {
     if !(MIN_KEYGEN_BITS..=MAX_BITS).contains(&bits) {
         return Err(Error::InvalidParameters(format!(
             "key size {bits} bits; redc generates {MIN_KEYGEN_BITS} to {MAX_BITS}"
+        )));
+    }
+    if !(2..=max_primes(bits)).contains(&count) {
+        return Err(Error::InvalidParameters(format!(
+            "{count} primes for a {bits}-bit key; redc generates 2 to {} at this size (OpenSSL's limits)",
+            max_primes(bits)
         )));
     }
     if !e.is_odd() || *e < Num::from_u64(3) || e.bits() > 256 {
@@ -92,38 +121,92 @@ pub fn generate(bits: usize, e: &Num, progress: &(dyn Fn(u64) + Sync)) -> Result
             "public exponent must be odd, at least 3 and at most 256 bits".into(),
         ));
     }
-    let primes = small_primes();
+    let small = small_primes();
     let tried = AtomicU64::new(0);
-    let (pbits, qbits) = (bits.div_ceil(2), bits / 2);
+    let sizes: Vec<usize> = (0..count)
+        .map(|i| bits / count + usize::from(i < bits % count))
+        .collect();
+    // FIPS 186-5 A.1.3 step 5.4 for two primes, |p - q| > 2^(bits/2 - 100);
+    // here for every pair, at the smaller prime's size.
+    let min_distance = sizes[count - 1] - 100;
     loop {
-        let report = || progress(tried.load(Ordering::Relaxed));
-        let p = random_prime(pbits, e, &primes, &tried)?;
-        report();
-        let q = random_prime(qbits, e, &primes, &tried)?;
-        report();
-        // |p - q| > 2^(bits/2 - 100) (FIPS 186-5 A.1.3 step 5.4).
-        let diff = if p > q { p.checked_sub(&q) } else { q.checked_sub(&p) }.unwrap_or_default();
-        if diff.bits() <= bits / 2 - 100 {
+        let mut primes = Vec::with_capacity(count);
+        for &size in &sizes {
+            primes.push(random_prime(size, e, &small, &tried)?);
+            progress(tried.load(Ordering::Relaxed));
+        }
+        let n = primes.iter().fold(Num::one(), |n, p| n.mul(p));
+        // Two primes of b bits with their top two bits set always make 2b
+        // bits; three or more may make one bit less.
+        if n.bits() != bits {
             continue;
         }
-        let (p, q) = if p > q { (p, q) } else { (q, p) };
-        let pm1 = p.checked_sub(&Num::one()).unwrap_or_default();
-        let qm1 = q.checked_sub(&Num::one()).unwrap_or_default();
-        let g = pm1.gcd(&qm1);
-        let lambda = pm1.mul(&qm1).divrem(&g).map(|(l, _)| l).unwrap_or_default();
+        let close = primes.iter().enumerate().any(|(i, p)| {
+            primes[i + 1..].iter().any(|q| {
+                let diff = if p > q { p.checked_sub(q) } else { q.checked_sub(p) }.unwrap_or_default();
+                diff.bits() <= min_distance
+            })
+        });
+        if close {
+            continue;
+        }
+        primes.sort_by(|a, b| b.cmp(a));
+        let lambda = primes.iter().fold(Num::one(), |l, p| {
+            let pm1 = p.checked_sub(&Num::one()).unwrap_or_default();
+            let g = l.gcd(&pm1);
+            l.mul(&pm1).divrem(&g).map(|(l, _)| l).unwrap_or_default()
+        });
         let Some(d) = e.inv_mod(&lambda) else { continue };
         // d > 2^(bits/2) (FIPS 186-5 A.1.1).
         if d.bits() <= bits / 2 {
             continue;
         }
-        let n = p.mul(&q);
-        return RsaPrivateKey::from_components(n, e.clone(), d, vec![p, q]);
+        return RsaPrivateKey::from_components(n, e.clone(), d, primes);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Three and four primes: the modulus has exactly `bits` bits, the
+    /// primes multiply to it (checked by `from_components`), are largest
+    /// first and share the bits; the key signs and verifies.
+    #[test]
+    fn multi_prime_keys() {
+        for (bits, count) in [(1024, 3), (4096, 4)] {
+            let key = generate_multi(bits, count, &Num::from_u64(DEFAULT_E), &|_| {}).unwrap();
+            assert_eq!(key.public_key().bits(), bits);
+            let primes = key.primes();
+            assert_eq!(primes.len(), count);
+            let values: Vec<Num> = primes.iter().map(|p| p.reveal()).collect();
+            assert!(values.windows(2).all(|w| w[0] > w[1]), "largest first");
+            for p in &values {
+                assert!(
+                    (bits / count..=bits / count + 1).contains(&p.bits()),
+                    "{} bits",
+                    p.bits()
+                );
+            }
+            let m = [0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc];
+            let c = crate::hazmat::raw_public(key.public_key(), &m).unwrap();
+            let back = crate::hazmat::raw_private(&key, &c, &mut OsRng).unwrap();
+            assert_eq!(Num::from_be_bytes(&back), Num::from_be_bytes(&m));
+        }
+    }
+
+    #[test]
+    fn prime_counts_outside_the_limits_are_refused() {
+        let e = Num::from_u64(DEFAULT_E);
+        for (bits, count) in [(1024, 1), (1024, 4), (2048, 4), (4096, 5), (8192, 6)] {
+            let err = generate_multi(bits, count, &e, &|_| {}).unwrap_err();
+            assert!(
+                matches!(&err, Error::InvalidParameters(m) if m.contains(&format!("{count} primes for a {bits}-bit key"))),
+                "{err}"
+            );
+        }
+        assert_eq!([1023, 1024, 4095, 4096, 8191, 8192].map(max_primes), [2, 3, 3, 4, 4, 5]);
+    }
 
     #[test]
     fn the_small_primes() {
