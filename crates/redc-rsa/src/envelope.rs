@@ -5,10 +5,15 @@
 //! wrapping and unwrapping as closures, so any key-encapsulation method can
 //! be plugged in (the tests use a dummy one).
 //!
-//! # Format, version 1
+//! # Format
 //!
 //! All integers are big-endian. An envelope is a header followed by one or
-//! more chunks; nothing may follow the final chunk.
+//! more chunks; nothing may follow the final chunk. Version 1 wraps the key
+//! once, for one anonymous recipient ([`seal`]); version 2 wraps it once per
+//! recipient, each entry under its recipient's key id ([`seal_for`]: one
+//! file any of them opens). [`open`] and [`open_as`] read both.
+//!
+//! ## Version 1
 //!
 //! ```text
 //! header:
@@ -25,6 +30,25 @@
 //! ```
 //!
 //! The header is therefore `HEADER_FIXED_LEN + wrapped_len` bytes long.
+//!
+//! ## Version 2
+//!
+//! ```text
+//! header:
+//!   magic          8 bytes   b"REDC-ENV"
+//!   version        1 byte    0x02                             (VERSION_MULTI)
+//!   chunk_size     u32       as in version 1
+//!   recipients     u16       1..=MAX_RECIPIENTS
+//!   per recipient, in the order given to seal_for:
+//!     key_id       32 bytes  the recipient's KeyId (for redc: SHA-256 of
+//!                            its DER SubjectPublicKeyInfo, key_id_of)
+//!     wrapped_len  u16       1..=MAX_WRAPPED_KEY_LEN
+//!     wrapped_key  wrapped_len bytes   wrap_i(K), the same K for everyone
+//!   nonce_prefix   7 bytes   random
+//! chunks: as in version 1.
+//! ```
+//!
+//! ## Both versions
 //!
 //! Chunk `i` is `AES-256-GCM(K, nonce_i, aad = header, plaintext_i)`, the
 //! ciphertext (same length as the plaintext) followed by the 16-byte tag,
@@ -109,6 +133,35 @@ pub const TAG_LEN: usize = 16;
 /// Length of the header without the wrapped key: magic, version, chunk
 /// size, wrapped-key length and nonce prefix.
 pub const HEADER_FIXED_LEN: usize = MAGIC.len() + 1 + 4 + 2 + NONCE_PREFIX_LEN;
+/// The format version [`seal_for`] writes: one wrapped key per recipient,
+/// each under its [`KeyId`].
+pub const VERSION_MULTI: u8 = 2;
+/// The most recipients of one envelope (a header of at most
+/// `MAX_RECIPIENTS · (KEY_ID_LEN + 2 + MAX_WRAPPED_KEY_LEN)` bytes).
+pub const MAX_RECIPIENTS: usize = 256;
+/// Length of a [`KeyId`].
+pub const KEY_ID_LEN: usize = 32;
+
+/// Names a recipient in a version 2 header, so that a reader finds its
+/// entry without trying the others; for redc's RSA keys, [`key_id_of`]
+/// their SubjectPublicKeyInfo.
+pub type KeyId = [u8; KEY_ID_LEN];
+
+/// The key id of a public key given as DER SubjectPublicKeyInfo: its
+/// SHA-256 (what `openssl pkey -pubin -outform DER | sha256sum` prints).
+pub fn key_id_of(spki_der: &[u8]) -> KeyId {
+    use sha2::Digest;
+    sha2::Sha256::digest(spki_der).into()
+}
+
+/// One recipient of [`seal_for`]: its key id, and how to wrap the AES key
+/// for it.
+pub struct Recipient<'a> {
+    /// The id written beside the wrapped key.
+    pub id: KeyId,
+    /// Wraps the fresh key (`1..=MAX_WRAPPED_KEY_LEN` bytes out).
+    pub wrap: Box<dyn Fn(&[u8; KEY_LEN]) -> Result<Vec<u8>> + 'a>,
+}
 
 /// Seals `input` into `output` with a fresh AES-256-GCM key and chunks of
 /// [`DEFAULT_CHUNK_SIZE`] bytes (see the [module documentation](self) for
@@ -143,33 +196,98 @@ pub fn seal<R: Read, W: Write>(
 ///
 /// As [`seal`], and [`Error::Envelope`] for a chunk size out of range.
 pub fn seal_with_chunk_size<R: Read, W: Write>(
-    mut input: R,
-    mut output: W,
+    input: R,
+    output: W,
     wrap: impl FnOnce(&[u8; KEY_LEN]) -> Result<Vec<u8>>,
     rng: &mut impl CryptoRngCore,
     progress: &mut dyn FnMut(u64),
     chunk_size: usize,
 ) -> Result<u64> {
     check_chunk_size(chunk_size)?;
+    let (key, prefix) = fresh_key(rng)?;
+    let wrapped = wrap(&key)?;
+    let wrapped_len = check_wrapped_len(wrapped.len())?;
+    let mut header = header_start(VERSION, chunk_size)?;
+    header.extend_from_slice(&wrapped_len.to_be_bytes());
+    header.extend_from_slice(&wrapped);
+    header.extend_from_slice(&prefix);
+    seal_chunks(input, output, &key, &prefix, &header, chunk_size, progress)
+}
 
+/// Seals `input` for every one of `recipients` (1..=[`MAX_RECIPIENTS`],
+/// distinct ids): a version 2 envelope, the fresh AES key wrapped once per
+/// recipient, opened by any of them with [`open_as`]. Otherwise as
+/// [`seal`], with [`DEFAULT_CHUNK_SIZE`]-byte chunks.
+///
+/// # Errors
+///
+/// As [`seal`], and [`Error::Envelope`] for no recipient, too many, or two
+/// with the same id.
+pub fn seal_for<R: Read, W: Write>(
+    input: R,
+    output: W,
+    recipients: &[Recipient<'_>],
+    rng: &mut impl CryptoRngCore,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64> {
+    if !(1..=MAX_RECIPIENTS).contains(&recipients.len()) {
+        return Err(Error::Envelope(format!(
+            "{} recipients; an envelope has 1 to {MAX_RECIPIENTS}",
+            recipients.len()
+        )));
+    }
+    for (i, r) in recipients.iter().enumerate() {
+        if recipients[..i].iter().any(|other| other.id == r.id) {
+            return Err(Error::Envelope(format!(
+                "recipient {} is given twice (the same key id)",
+                i + 1
+            )));
+        }
+    }
+    let chunk_size = DEFAULT_CHUNK_SIZE;
+    let (key, prefix) = fresh_key(rng)?;
+    let mut header = header_start(VERSION_MULTI, chunk_size)?;
+    header.extend_from_slice(&u16::try_from(recipients.len()).unwrap_or(u16::MAX).to_be_bytes());
+    for r in recipients {
+        let wrapped = (r.wrap)(&key)?;
+        header.extend_from_slice(&r.id);
+        header.extend_from_slice(&check_wrapped_len(wrapped.len())?.to_be_bytes());
+        header.extend_from_slice(&wrapped);
+    }
+    header.extend_from_slice(&prefix);
+    seal_chunks(input, output, &key, &prefix, &header, chunk_size, progress)
+}
+
+/// A fresh AES key and nonce prefix from `rng`.
+fn fresh_key(rng: &mut impl CryptoRngCore) -> Result<(Zeroizing<[u8; KEY_LEN]>, [u8; NONCE_PREFIX_LEN])> {
     let mut key = Zeroizing::new([0u8; KEY_LEN]);
     rng.try_fill_bytes(&mut key[..]).map_err(|_| Error::Rng)?;
     let mut prefix = [0u8; NONCE_PREFIX_LEN];
     rng.try_fill_bytes(&mut prefix).map_err(|_| Error::Rng)?;
+    Ok((key, prefix))
+}
 
-    let wrapped = wrap(&key)?;
-    let wrapped_len = check_wrapped_len(wrapped.len())?;
+/// Magic, version and chunk size: the start of every header.
+fn header_start(version: u8, chunk_size: usize) -> Result<Vec<u8>> {
     let chunk_field = u32::try_from(chunk_size).map_err(|_| chunk_size_error(chunk_size))?;
-
-    let mut header = Vec::with_capacity(HEADER_FIXED_LEN + wrapped.len());
+    let mut header = Vec::with_capacity(HEADER_FIXED_LEN + MAX_WRAPPED_KEY_LEN);
     header.extend_from_slice(&MAGIC);
-    header.push(VERSION);
+    header.push(version);
     header.extend_from_slice(&chunk_field.to_be_bytes());
-    header.extend_from_slice(&wrapped_len.to_be_bytes());
-    header.extend_from_slice(&wrapped);
-    header.extend_from_slice(&prefix);
-    output.write_all(&header).map_err(io_error)?;
+    Ok(header)
+}
 
+/// Writes `header`, then `input` in authenticated chunks under `key`.
+fn seal_chunks<R: Read, W: Write>(
+    mut input: R,
+    mut output: W,
+    key: &[u8; KEY_LEN],
+    prefix: &[u8; NONCE_PREFIX_LEN],
+    header: &[u8],
+    chunk_size: usize,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64> {
+    output.write_all(header).map_err(io_error)?;
     let cipher = Aes256Gcm::new(GenericArray::from_slice(&key[..]));
     let mut buf = Zeroizing::new(vec![0u8; chunk_size + TAG_LEN]);
     let mut index: u32 = 0;
@@ -177,9 +295,9 @@ pub fn seal_with_chunk_size<R: Read, W: Write>(
     loop {
         let n = read_full(&mut input, &mut buf[..chunk_size])?;
         let last = n < chunk_size;
-        let nonce = chunk_nonce(&prefix, index, last);
+        let nonce = chunk_nonce(prefix, index, last);
         let tag = cipher
-            .encrypt_in_place_detached(GenericArray::from_slice(&nonce), &header, &mut buf[..n])
+            .encrypt_in_place_detached(GenericArray::from_slice(&nonce), header, &mut buf[..n])
             .map_err(|_| Error::Envelope("chunk encryption failed".into()))?;
         buf[n..n + TAG_LEN].copy_from_slice(&tag);
         output.write_all(&buf[..n + TAG_LEN]).map_err(io_error)?;
@@ -202,7 +320,9 @@ pub fn seal_with_chunk_size<R: Read, W: Write>(
 /// The header is parsed and checked (magic, version, chunk size, wrapped-key
 /// length) before anything is allocated from it; `unwrap` then receives the
 /// wrapped key and must return the 32-byte AES key (for `redc`, by
-/// RSA-OAEP-SHA256 decryption). Each chunk's plaintext is written only
+/// RSA-OAEP-SHA256 decryption); in a version 2 envelope it is given each
+/// recipient's entry in turn until one unwraps ([`open_as`] goes straight to
+/// its own). Each chunk's plaintext is written only
 /// after that chunk authenticated; `progress` is called after each chunk
 /// with the number of plaintext bytes written so far. Returns the number of
 /// plaintext bytes.
@@ -217,37 +337,155 @@ pub fn seal_with_chunk_size<R: Read, W: Write>(
 /// `unwrap` (e.g. [`Error::Decryption`] for a wrong key), [`Error::Io`] for
 /// a failure to read or write.
 pub fn open<R: Read, W: Write>(
-    mut input: R,
-    mut output: W,
-    unwrap: impl FnOnce(&[u8]) -> Result<Zeroizing<Vec<u8>>>,
+    input: R,
+    output: W,
+    unwrap: impl FnMut(&[u8]) -> Result<Zeroizing<Vec<u8>>>,
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64> {
-    let mut fixed = [0u8; MAGIC.len() + 1 + 4 + 2];
-    read_header_part(&mut input, &mut fixed)?;
-    if fixed[..MAGIC.len()] != MAGIC {
+    open_with(input, output, None, unwrap, progress)
+}
+
+/// [`open`] for the recipient `id`: in a version 2 envelope only the entry
+/// under `id` is unwrapped, and an envelope without one is refused by
+/// naming the ids it has; a version 1 envelope has no ids and is opened as
+/// by [`open`].
+///
+/// # Errors
+///
+/// As [`open`], and [`Error::NotARecipient`] when a version 2 envelope has
+/// no entry for `id`.
+pub fn open_as<R: Read, W: Write>(
+    input: R,
+    output: W,
+    id: &KeyId,
+    unwrap: impl FnMut(&[u8]) -> Result<Zeroizing<Vec<u8>>>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64> {
+    open_with(input, output, Some(id), unwrap, progress)
+}
+
+/// A parsed header: every byte of it (the chunks' associated data), the
+/// chunk size, each recipient's id (none in version 1) and the range of
+/// its wrapped key in the header, and the nonce prefix.
+struct Header {
+    bytes: Vec<u8>,
+    chunk_size: usize,
+    entries: Vec<(Option<KeyId>, std::ops::Range<usize>)>,
+    prefix: [u8; NONCE_PREFIX_LEN],
+}
+
+/// Reads and checks a header of either version; every length is checked
+/// against its cap before anything is allocated from it.
+fn read_header(input: &mut impl Read) -> Result<Header> {
+    let mut bytes = vec![0u8; MAGIC.len() + 1 + 4];
+    read_header_part(input, &mut bytes)?;
+    if bytes[..MAGIC.len()] != MAGIC {
         return Err(Error::Envelope("not a redc envelope (bad magic bytes)".into()));
     }
-    let version = fixed[MAGIC.len()];
-    if version != VERSION {
+    let version = bytes[MAGIC.len()];
+    if version != VERSION && version != VERSION_MULTI {
         return Err(Error::Envelope(format!(
-            "unsupported envelope version {version} (this build reads version {VERSION})"
+            "unsupported envelope version {version} (this build reads versions {VERSION} and {VERSION_MULTI})"
         )));
     }
     let at = MAGIC.len() + 1;
-    let chunk_field = u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]]);
+    let chunk_field = u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let chunk_size = usize::try_from(chunk_field).map_err(|_| chunk_size_error(usize::MAX))?;
     check_chunk_size(chunk_size)?;
-    let wrapped_len = usize::from(u16::from_be_bytes([fixed[at + 4], fixed[at + 5]]));
-    check_wrapped_len(wrapped_len)?;
-
-    let mut header = vec![0u8; HEADER_FIXED_LEN + wrapped_len];
-    header[..fixed.len()].copy_from_slice(&fixed);
-    read_header_part(&mut input, &mut header[fixed.len()..])?;
-    let wrapped = &header[fixed.len()..fixed.len() + wrapped_len];
+    let count = if version == VERSION {
+        1
+    } else {
+        let count = usize::from(u16::from_be_bytes(
+            read_more(input, &mut bytes, 2)?.try_into().unwrap_or_default(),
+        ));
+        if !(1..=MAX_RECIPIENTS).contains(&count) {
+            return Err(Error::Envelope(format!(
+                "recipient count {count} out of range (1..={MAX_RECIPIENTS})"
+            )));
+        }
+        count
+    };
+    let mut entries = Vec::with_capacity(count);
+    for _ in 0..count {
+        let id = if version == VERSION {
+            None
+        } else {
+            let mut id = [0u8; KEY_ID_LEN];
+            id.copy_from_slice(read_more(input, &mut bytes, KEY_ID_LEN)?);
+            Some(id)
+        };
+        let len = usize::from(u16::from_be_bytes(
+            read_more(input, &mut bytes, 2)?.try_into().unwrap_or_default(),
+        ));
+        check_wrapped_len(len)?;
+        read_more(input, &mut bytes, len)?;
+        entries.push((id, bytes.len() - len..bytes.len()));
+    }
     let mut prefix = [0u8; NONCE_PREFIX_LEN];
-    prefix.copy_from_slice(&header[fixed.len() + wrapped_len..]);
+    prefix.copy_from_slice(read_more(input, &mut bytes, NONCE_PREFIX_LEN)?);
+    Ok(Header {
+        bytes,
+        chunk_size,
+        entries,
+        prefix,
+    })
+}
 
-    let key = unwrap(wrapped)?;
+/// Reads `len` more header bytes onto `bytes`; returns them.
+fn read_more<'b>(input: &mut impl Read, bytes: &'b mut Vec<u8>, len: usize) -> Result<&'b [u8]> {
+    let start = bytes.len();
+    bytes.resize(start + len, 0);
+    read_header_part(input, &mut bytes[start..])?;
+    Ok(&bytes[start..])
+}
+
+/// Lower-case hexadecimal of the first 8 bytes of a key id, for messages.
+fn short_id(id: &KeyId) -> String {
+    id[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// [`open`] and [`open_as`]: the header, the AES key from the entry for
+/// `id` (or the first entry that unwraps), then the chunks.
+fn open_with<R: Read, W: Write>(
+    mut input: R,
+    mut output: W,
+    id: Option<&KeyId>,
+    mut unwrap: impl FnMut(&[u8]) -> Result<Zeroizing<Vec<u8>>>,
+    progress: &mut dyn FnMut(u64),
+) -> Result<u64> {
+    let Header {
+        bytes: header,
+        chunk_size,
+        entries,
+        prefix,
+    } = read_header(&mut input)?;
+    let candidates: Vec<&std::ops::Range<usize>> = match id {
+        Some(id) if entries[0].0.is_some() => {
+            let mine: Vec<_> = entries
+                .iter()
+                .filter(|(e, _)| e.as_ref() == Some(id))
+                .map(|(_, r)| r)
+                .collect();
+            if mine.is_empty() {
+                let ids: Vec<String> = entries.iter().filter_map(|(e, _)| e.as_ref().map(short_id)).collect();
+                return Err(Error::NotARecipient {
+                    key: short_id(id),
+                    recipients: ids.join(", "),
+                });
+            }
+            mine
+        }
+        _ => entries.iter().map(|(_, r)| r).collect(),
+    };
+    // The first entry that unwraps; the last error if none does.
+    let mut key = Err(Error::Decryption);
+    for range in candidates {
+        key = unwrap(&header[range.clone()]);
+        if key.is_ok() {
+            break;
+        }
+    }
+    let key = key?;
     if key.len() != KEY_LEN {
         return Err(Error::Envelope(format!(
             "the unwrapped key has {} bytes, expected {KEY_LEN}",

@@ -47,6 +47,15 @@ pub enum Error {
     /// An envelope file that is malformed, truncated or tampered with.
     #[error("envelope: {0}")]
     Envelope(String),
+    /// A version 2 envelope with no entry for this key (key ids shown by
+    /// their first 8 bytes, in hexadecimal).
+    #[error("envelope: not encrypted to this key (key id {key}…); its recipients are {recipients}")]
+    NotARecipient {
+        /// The key's id.
+        key: String,
+        /// The envelope's recipients' ids.
+        recipients: String,
+    },
     /// An I/O error while streaming (the message of the underlying error).
     #[error("i/o: {0}")]
     Io(String),

@@ -2,7 +2,8 @@
 //! format, and rejection of every kind of damage (tampering at every byte,
 //! truncation at every length, reordered, duplicated, dropped and appended
 //! chunks, spliced headers, wrong keys, malformed headers, random bytes),
-//! plus a 64 MiB streaming run through a bounded pipe.
+//! plus a 64 MiB streaming run through a bounded pipe; and version 2, one
+//! envelope for several recipients found by key id.
 //!
 //! The key wrapping is a dummy (XOR with a fixed test key): the envelope
 //! does not depend on RSA.
@@ -15,8 +16,8 @@ use aes_gcm::{Aes256Gcm, KeyInit};
 use proptest::prelude::*;
 use rand_core::{CryptoRng, OsRng, RngCore};
 use redc_rsa::envelope::{
-    self, DEFAULT_CHUNK_SIZE, HEADER_FIXED_LEN, KEY_LEN, MAGIC, MAX_CHUNK_SIZE, MAX_WRAPPED_KEY_LEN, MIN_CHUNK_SIZE,
-    NONCE_PREFIX_LEN, TAG_LEN, VERSION,
+    self, DEFAULT_CHUNK_SIZE, HEADER_FIXED_LEN, KEY_ID_LEN, KEY_LEN, KeyId, MAGIC, MAX_CHUNK_SIZE, MAX_RECIPIENTS,
+    MAX_WRAPPED_KEY_LEN, MIN_CHUNK_SIZE, NONCE_PREFIX_LEN, Recipient, TAG_LEN, VERSION, VERSION_MULTI,
 };
 use redc_rsa::{Error, Result};
 use sha2::{Digest, Sha256};
@@ -523,8 +524,15 @@ fn malformed_headers_rejected_with_clear_messages() {
     };
     assert!(envelope_msg(open_bytes(&with(0, b"NOT-ENV!"))).contains("bad magic"));
     assert!(envelope_msg(open_bytes(b"")).contains("truncated header"));
-    let m = envelope_msg(open_bytes(&with(8, &[2])));
-    assert!(m.contains("unsupported envelope version 2"), "{m}");
+    for version in [0u8, 3, 255] {
+        let m = envelope_msg(open_bytes(&with(8, &[version])));
+        assert!(
+            m.contains(&format!(
+                "unsupported envelope version {version} (this build reads versions 1 and 2)"
+            )),
+            "{m}"
+        );
+    }
     for bad in [0u32, 1, MIN_CHUNK_SIZE as u32 - 1, MAX_CHUNK_SIZE as u32 + 1, u32::MAX] {
         let m = envelope_msg(open_bytes(&with(9, &bad.to_be_bytes())));
         assert!(m.contains(&format!("chunk size {bad} out of range")), "{m}");
@@ -783,4 +791,148 @@ fn streams_64_mib_through_a_bounded_pipe() {
     assert_eq!(sealed, Ok(LEN));
     assert_eq!(opened, Ok(LEN));
     assert_eq!(sink_pos, LEN);
+}
+
+// ------------------------------------------------- version 2: several recipients
+
+/// Three recipients, each with its own dummy wrapping key, under ids 1, 2, 3.
+fn recipient_keys() -> [(KeyId, [u8; KEY_LEN]); 3] {
+    [1u8, 2, 3].map(|i| ([i; KEY_ID_LEN], [i.wrapping_mul(37); KEY_LEN]))
+}
+
+fn seal_multi(data: &[u8], keys: &[(KeyId, [u8; KEY_LEN])]) -> Result<Vec<u8>> {
+    let recipients: Vec<Recipient<'_>> = keys
+        .iter()
+        .map(|(id, k)| Recipient {
+            id: *id,
+            wrap: Box::new(move |key: &[u8; KEY_LEN]| Ok(xor(key, k))),
+        })
+        .collect();
+    let mut out = Vec::new();
+    envelope::seal_for(data, &mut out, &recipients, &mut OsRng, &mut |_| {})?;
+    Ok(out)
+}
+
+fn open_as(env: &[u8], id: &KeyId, k: &[u8; KEY_LEN]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    envelope::open_as(env, &mut out, id, |w| unwrap_with(w, k), &mut |_| {})?;
+    Ok(out)
+}
+
+#[test]
+fn several_recipients_each_open_the_same_file() {
+    let keys = recipient_keys();
+    for len in [0, 1, DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_SIZE + 3] {
+        let data = pattern(len, 7);
+        let env = seal_multi(&data, &keys).unwrap();
+        // The documented layout.
+        assert_eq!(env[..8], MAGIC);
+        assert_eq!(env[8], VERSION_MULTI);
+        assert_eq!(env[9..13], (DEFAULT_CHUNK_SIZE as u32).to_be_bytes());
+        assert_eq!(env[13..15], 3u16.to_be_bytes());
+        let mut at = 15;
+        for (id, k) in &keys {
+            assert_eq!(env[at..at + KEY_ID_LEN], id[..]);
+            assert_eq!(env[at + KEY_ID_LEN..at + KEY_ID_LEN + 2], 32u16.to_be_bytes());
+            let wrapped = &env[at + KEY_ID_LEN + 2..at + KEY_ID_LEN + 2 + 32];
+            // Each entry wraps the same AES key.
+            assert_eq!(
+                xor(wrapped, k),
+                xor(&env[17 + KEY_ID_LEN..17 + KEY_ID_LEN + 32], &keys[0].1)
+            );
+            at += KEY_ID_LEN + 2 + 32;
+        }
+        assert_eq!(
+            env.len(),
+            at + NONCE_PREFIX_LEN + len + (len / DEFAULT_CHUNK_SIZE + 1) * TAG_LEN
+        );
+        for (id, k) in &keys {
+            assert_eq!(open_as(&env, id, k).unwrap(), data, "recipient {}", id[0]);
+        }
+        // Without an id, the entries are tried in turn until one unwraps
+        // (here only the third does, as with RSA-OAEP under another key).
+        let third = &env[15 + 2 * (KEY_ID_LEN + 2 + 32) + KEY_ID_LEN + 2..][..32];
+        let only_third = |w: &[u8]| {
+            if w == third {
+                unwrap_with(w, &keys[2].1)
+            } else {
+                Err(Error::Decryption)
+            }
+        };
+        let mut out = Vec::new();
+        envelope::open(&env[..], &mut out, only_third, &mut |_| {}).unwrap();
+        assert_eq!(out, data);
+    }
+}
+
+#[test]
+fn a_key_that_is_not_a_recipient_is_named() {
+    let keys = recipient_keys();
+    let env = seal_multi(b"for three", &keys).unwrap();
+    let stranger = [9u8; KEY_ID_LEN];
+    match open_as(&env, &stranger, &OTHER_KEY) {
+        Err(Error::NotARecipient { key, recipients }) => {
+            assert_eq!(key, "0909090909090909");
+            assert_eq!(recipients, "0101010101010101, 0202020202020202, 0303030303030303");
+        }
+        other => panic!("{other:?}"),
+    }
+    // The right id with the wrong key: the chunks do not authenticate.
+    let m = envelope_msg(open_as(&env, &keys[0].0, &OTHER_KEY));
+    assert!(m.contains("chunk 0 failed authentication"), "{m}");
+    // A version 1 envelope has no ids: open_as opens it as open does.
+    let v1 = seal_bytes(b"anonymous", SMALL);
+    assert_eq!(open_as(&v1, &stranger, &WRAP_KEY).unwrap(), b"anonymous");
+}
+
+#[test]
+fn version_2_headers_are_checked_and_authenticated() {
+    let keys = recipient_keys();
+    let env = seal_multi(b"abc", &keys).unwrap();
+    let with = |at: usize, bytes: &[u8]| {
+        let mut v = env.clone();
+        v[at..at + bytes.len()].copy_from_slice(bytes);
+        v
+    };
+    for bad in [0u16, MAX_RECIPIENTS as u16 + 1, u16::MAX] {
+        let m = envelope_msg(open_as(&with(13, &bad.to_be_bytes()), &keys[0].0, &keys[0].1));
+        assert!(m.contains(&format!("recipient count {bad} out of range")), "{m}");
+    }
+    let m = envelope_msg(open_as(
+        &with(15 + KEY_ID_LEN, &0u16.to_be_bytes()),
+        &keys[0].0,
+        &keys[0].1,
+    ));
+    assert!(m.contains("wrapped key length 0 out of range"), "{m}");
+    assert!(envelope_msg(open_as(&env[..20], &keys[0].0, &keys[0].1)).contains("truncated header"));
+    // Changing another recipient's id or wrapped key breaks every chunk
+    // (the whole header is the associated data).
+    for at in [15 + KEY_ID_LEN + 34, 15 + KEY_ID_LEN + 34 + KEY_ID_LEN + 5] {
+        let mut v = env.clone();
+        v[at] ^= 1;
+        let m = envelope_msg(open_as(&v, &keys[2].0, &keys[2].1));
+        assert!(m.contains("failed authentication"), "byte {at}: {m}");
+    }
+}
+
+#[test]
+fn recipient_lists_are_checked() {
+    let keys = recipient_keys();
+    let m = envelope_msg(seal_multi(b"", &[]).map(|_| Vec::new()));
+    assert!(m.contains("0 recipients; an envelope has 1 to 256"), "{m}");
+    let many: Vec<_> = (0..=MAX_RECIPIENTS as u16)
+        .map(|i| {
+            let mut id = [0u8; KEY_ID_LEN];
+            id[..2].copy_from_slice(&i.to_be_bytes());
+            (id, [1; KEY_LEN])
+        })
+        .collect();
+    let m = envelope_msg(seal_multi(b"", &many));
+    assert!(m.contains("257 recipients"), "{m}");
+    assert!(seal_multi(b"x", &many[..MAX_RECIPIENTS]).is_ok());
+    let twice = [keys[0], keys[1], keys[0]];
+    let m = envelope_msg(seal_multi(b"", &twice));
+    assert!(m.contains("recipient 3 is given twice"), "{m}");
+    let id = envelope::key_id_of(b"spki");
+    assert_eq!(id[..], Sha256::digest(b"spki")[..]);
 }
