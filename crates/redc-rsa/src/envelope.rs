@@ -154,13 +154,17 @@ pub fn key_id_of(spki_der: &[u8]) -> KeyId {
     sha2::Sha256::digest(spki_der).into()
 }
 
+/// Wraps the fresh AES key for one recipient (`1..=MAX_WRAPPED_KEY_LEN`
+/// bytes out).
+pub type Wrap<'a> = Box<dyn Fn(&[u8; KEY_LEN]) -> Result<Vec<u8>> + 'a>;
+
 /// One recipient of [`seal_for`]: its key id, and how to wrap the AES key
 /// for it.
 pub struct Recipient<'a> {
     /// The id written beside the wrapped key.
     pub id: KeyId,
-    /// Wraps the fresh key (`1..=MAX_WRAPPED_KEY_LEN` bytes out).
-    pub wrap: Box<dyn Fn(&[u8; KEY_LEN]) -> Result<Vec<u8>> + 'a>,
+    /// Wraps the fresh key for this recipient.
+    pub wrap: Wrap<'a>,
 }
 
 /// Seals `input` into `output` with a fresh AES-256-GCM key and chunks of
