@@ -36,7 +36,7 @@ pub fn run_batch(argv: &[&str], input: &[u8]) -> Option<bool> {
         .map(|a| if a == "{input}" { path_text.as_str() } else { a })
         .map(OsString::from)
         .collect();
-    let cli = args::parse(argv).ok()?;
+    let cli = args::parse(args::command(), argv).ok()?;
     let result = match cli.command {
         Command::Modexp(a) => crate::modexp::run(&a),
         Command::Rsa(RsaCommand::PrivateBatch(a)) => crate::rsa::private_batch(&a),

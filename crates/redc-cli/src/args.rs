@@ -3,7 +3,7 @@
 use crate::backend::BackendArg;
 use crate::failure::{BAD_INPUT, one_line};
 use crate::number::Number;
-use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use redc::{Product, Schedule};
 use std::ffi::OsString;
 use std::io::Write;
@@ -27,15 +27,16 @@ pub(crate) enum Command {
     Demo,
     /// Word operations per Montgomery product for each schedule (Koç's analysis).
     Counts(CountsArgs),
-    /// Generate an RSA private key (PKCS#8 PEM).
+    /// Generate an RSA private key (PKCS#8 PEM by default; PKCS#1, DER, multi-prime on request).
     Keygen(KeygenArgs),
-    /// Print the public key (SPKI PEM) of a private or public key file.
+    /// Print the public key (SPKI PEM by default) of a private or public key file.
     Pubkey(PubkeyArgs),
     /// Sign a file (RSASSA-PSS by default); the raw signature bytes, as `openssl dgst -sign` writes them.
     Sign(SignArgs),
     /// Verify a signature: exit status 0 if valid, 1 if not, 2 for bad input.
     Verify(VerifyArgs),
-    /// Encrypt a file of any size for a public key (AES-256-GCM, key wrapped with RSA-OAEP-SHA256).
+    /// Encrypt a file of any size for one or more public keys (AES-256-GCM, key wrapped with
+    /// RSA-OAEP-SHA256 for each, under its key id).
     Encrypt(EnvelopeArgs),
     /// Decrypt a file made by `redc encrypt`. With -o FILE nothing is written unless the whole
     /// file authenticates; to stdout (-o -) each chunk is written once it authenticated.
@@ -51,6 +52,28 @@ pub(crate) enum Command {
     /// Speed of redc's backends beside `openssl speed` and GMP's mpz_powm, in the same run:
     /// RSA private and public operations and raw modexp, latency and batched throughput.
     Bench(BenchArgs),
+    /// Print the completion script of SHELL, generated from these arguments (e.g.
+    /// `redc completions bash > ~/.local/share/bash-completion/completions/redc`).
+    Completions(CompletionsArgs),
+    /// Print the manual page redc.1 (roff), or write one page per command into --dir.
+    Man(ManArgs),
+}
+
+/// Arguments of `redc completions`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_name = "SHELL", value_enum)]
+    pub(crate) shell: clap_complete::Shell,
+}
+
+/// Arguments of `redc man`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ManArgs {
+    /// Write redc.1, redc-keygen.1, redc-rsa-encrypt.1, … into DIR (created if missing)
+    /// instead of redc.1 to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
 }
 
 /// Where a key file's password comes from.
@@ -71,6 +94,10 @@ pub(crate) struct KeygenArgs {
     /// Public exponent (odd, >= 3).
     #[arg(long, default_value = "65537")]
     pub(crate) e: Number,
+    /// Number of primes (multi-prime RSA, RFC 8017): 2, or up to 3 from 1024 bits, 4 from
+    /// 4096, 5 from 8192 (OpenSSL's limits).
+    #[arg(long, default_value_t = 2)]
+    pub(crate) primes: usize,
     /// Write the private key here (default stdout).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
@@ -80,6 +107,9 @@ pub(crate) struct KeygenArgs {
     /// Private key format.
     #[arg(long, value_enum, default_value_t = KeyFormat::Pkcs8)]
     pub(crate) format: KeyFormat,
+    /// Encoding of both key files (DER is binary: never written to a terminal).
+    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    pub(crate) outform: OutForm,
     /// Encrypt the private key (PKCS#8 PBES2) with the password from --password-file or REDC_KEY_PASSWORD.
     #[arg(long)]
     pub(crate) encrypt: bool,
@@ -88,6 +118,15 @@ pub(crate) struct KeygenArgs {
     pub(crate) force: bool,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
+}
+
+/// Key file encodings, as `openssl -outform`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OutForm {
+    /// PEM text.
+    Pem,
+    /// DER bytes.
+    Der,
 }
 
 /// Private key file formats.
@@ -108,6 +147,12 @@ pub(crate) struct PubkeyArgs {
     /// Public key format.
     #[arg(long, value_enum, default_value_t = PubFormat::Spki)]
     pub(crate) format: PubFormat,
+    /// Encoding (DER is binary: never written to a terminal).
+    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    pub(crate) outform: OutForm,
+    /// Write the public key here (- for stdout, the default).
+    #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
+    pub(crate) output: PathBuf,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
 }
@@ -145,8 +190,8 @@ pub(crate) struct SigOptions {
     /// PSS salt length in bytes (sign: default the hash length; verify: default auto-detect).
     #[arg(long, value_name = "N")]
     pub(crate) salt_len: Option<usize>,
-    /// The message file (- for stdin).
-    #[arg(short = 'i', long = "in", value_name = "FILE")]
+    /// The message file (- for stdin, the default).
+    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
     pub(crate) input: PathBuf,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
@@ -157,8 +202,8 @@ pub(crate) struct SigOptions {
 pub(crate) struct SignArgs {
     #[command(flatten)]
     pub(crate) opts: SigOptions,
-    /// Write the signature here (- for stdout).
-    #[arg(short = 'o', long, value_name = "SIG")]
+    /// Write the signature here (- for stdout, the default).
+    #[arg(short = 'o', long, value_name = "SIG", default_value = "-")]
     pub(crate) output: PathBuf,
 }
 
@@ -175,14 +220,15 @@ pub(crate) struct VerifyArgs {
 /// Arguments of `redc encrypt` and `redc decrypt`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct EnvelopeArgs {
-    /// Key file: public (or private) to encrypt, private to decrypt.
-    #[arg(long, value_name = "KEY")]
-    pub(crate) key: PathBuf,
-    /// Input file (- for stdin).
-    #[arg(short = 'i', long = "in", value_name = "IN")]
+    /// Key file: to encrypt, a public (or private) key per recipient (repeat --key: any one of
+    /// them opens the file); to decrypt, one private key.
+    #[arg(long = "key", value_name = "KEY", required = true)]
+    pub(crate) keys: Vec<PathBuf>,
+    /// Input file (- for stdin, the default).
+    #[arg(short = 'i', long = "in", value_name = "IN", default_value = "-")]
     pub(crate) input: PathBuf,
-    /// Output file (- for stdout); a file appears only when complete.
-    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    /// Output file (- for stdout, the default); a file appears only when complete.
+    #[arg(short = 'o', long = "out", value_name = "OUT", default_value = "-")]
     pub(crate) output: PathBuf,
     /// INSECURE textbook RSA, block by block, to reproduce the experiment of
     /// 000_be478b6750af4540.txt §5: the data is cut into blocks smaller than the
@@ -234,11 +280,11 @@ pub(crate) struct RsaMessageArgs {
     /// OAEP label, in hexadecimal (default empty).
     #[arg(long, value_name = "HEX")]
     pub(crate) label: Option<String>,
-    /// Input file (- for stdin).
-    #[arg(short = 'i', long = "in", value_name = "IN")]
+    /// Input file (- for stdin, the default).
+    #[arg(short = 'i', long = "in", value_name = "IN", default_value = "-")]
     pub(crate) input: PathBuf,
-    /// Output file (- for stdout).
-    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    /// Output file (- for stdout, the default).
+    #[arg(short = 'o', long = "out", value_name = "OUT", default_value = "-")]
     pub(crate) output: PathBuf,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
@@ -329,6 +375,9 @@ pub(crate) struct ModexpArgs {
     /// Print results in hexadecimal with 0x.
     #[arg(long)]
     pub(crate) hex: bool,
+    /// Print the result as one JSON object {"result": ..}, as a --batch line is answered.
+    #[arg(long, conflicts_with_all = ["batch", "trace"])]
+    pub(crate) json: bool,
     /// The Montgomery product schedule of the reference modpow. [default: cios]
     #[arg(long, value_enum)]
     pub(crate) product: Option<ProductArg>,
@@ -370,6 +419,9 @@ pub(crate) struct CountsArgs {
     /// Digit width w in bits.
     #[arg(long, value_enum, default_value_t = WordArg::W32)]
     pub(crate) word: WordArg,
+    /// Print JSON Lines, one object per size and schedule, instead of the table.
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 /// The help of an ARCH argument: the registry's names, so a new
@@ -484,7 +536,7 @@ pub(crate) struct BenchArgs {
     /// Write every figure, with the machine's description, as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
-    /// Draw ops/s per core as an SVG bar chart in FILE.
+    /// Draw ops/s per core as an SVG bar chart in FILE (SVG only: another extension is refused).
     #[arg(long, value_name = "FILE.svg")]
     pub(crate) plot: Option<PathBuf>,
     /// A short run: RSA-2048 only and 0.2 s per measurement, unless --sizes or --seconds say otherwise.
@@ -592,13 +644,22 @@ macro_rules! with_word {
 }
 pub(crate) use with_word;
 
-/// Parse the command line. Help and version go to stdout with status 0; a
+/// The clap command of [`Cli`] (for completions, manual pages and parsing).
+pub(crate) fn command() -> clap::Command {
+    Cli::command()
+}
+
+/// Parse the command line with `command` ([`command`], perhaps with a
+/// long version added). Help and version go to stdout with status 0; a
 /// usage error is one line on stderr with status 2: clap's whole message
 /// (every conflicting argument), its tips ("a similar argument exists"),
 /// the possible values, and the help of the subcommand that was used.
-pub(crate) fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Cli, ExitCode> {
+pub(crate) fn parse(command: clap::Command, argv: impl IntoIterator<Item = OsString>) -> Result<Cli, ExitCode> {
     let argv: Vec<OsString> = argv.into_iter().collect();
-    Cli::try_parse_from(&argv).map_err(|e| {
+    let parsed = command
+        .try_get_matches_from(&argv)
+        .and_then(|mut m| Cli::from_arg_matches_mut(&mut m));
+    parsed.map_err(|e| {
         use clap::error::ErrorKind;
         match e.kind() {
             ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {

@@ -27,6 +27,7 @@ mod report;
 
 use crate::args::BenchArgs;
 use crate::backend::BackendArg;
+use crate::failure::bad_input;
 use crate::output::Sink;
 use anyhow::{Context, anyhow};
 use gmp::{Gmp, GmpOp};
@@ -231,6 +232,14 @@ pub(crate) fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(|p| Sink::open_public(Some(p), "--json"))
         .transpose()?;
+    if let Some(path) = a.plot.as_deref()
+        && path.extension().is_some_and(|ext| !ext.eq_ignore_ascii_case("svg"))
+    {
+        return Err(bad_input!(
+            "--plot {}: the chart is written as SVG only; name the file .svg (and convert it, e.g. with rsvg-convert)",
+            path.display()
+        ));
+    }
     let plot = a
         .plot
         .as_deref()

@@ -9,7 +9,11 @@ use std::process::ExitCode;
 /// Run `redc counts`.
 pub(crate) fn run(a: &CountsArgs) -> anyhow::Result<ExitCode> {
     let digits: Vec<usize> = a.digits.iter().map(|&d| d as usize).collect();
-    let text = with_word!(a.word, table(&digits));
+    let text = if a.json {
+        with_word!(a.word, json_lines(&digits))
+    } else {
+        with_word!(a.word, table(&digits))
+    };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -27,6 +31,28 @@ pub(crate) fn count<W: Word>(product: Product, s: usize) -> OpCounts {
     mm.meter().clone()
 }
 
+/// Every (size, schedule) of `digits`: the counts and the scratch digits.
+fn rows<W: Word>(digits: &[usize]) -> impl Iterator<Item = (usize, Product, OpCounts, usize)> + '_ {
+    digits.iter().flat_map(|&s| {
+        Product::ALL
+            .into_iter()
+            .map(move |product| (s, product, count::<W>(product, s), product.scratch_len::<W>(s)))
+    })
+}
+
+/// The counts as JSON Lines: one object per size and schedule.
+fn json_lines<W: Word>(digits: &[usize]) -> String {
+    rows::<W>(digits)
+        .map(|(s, product, c, scratch)| {
+            let line = serde_json::json!({
+                "w": W::BITS, "s": s, "schedule": product.name(), "mul": c.muls(), "add": c.adds(),
+                "read": c.reads(), "write": c.writes(), "scratch_digits": scratch,
+            });
+            format!("{line}\n")
+        })
+        .collect()
+}
+
 /// A Markdown table of the counts for each size in `digits`.
 pub(crate) fn table<W: Word>(digits: &[usize]) -> String {
     let mut out = format!(
@@ -35,19 +61,15 @@ pub(crate) fn table<W: Word>(digits: &[usize]) -> String {
     );
     out.push_str("| s | schedule | mul | add | read | write | scratch digits |\n");
     out.push_str("|---:|---|---:|---:|---:|---:|---:|\n");
-    for &s in digits {
-        for product in Product::ALL {
-            let c = count::<W>(product, s);
-            out.push_str(&format!(
-                "| {s} | {} | {} | {} | {} | {} | {} |\n",
-                product.name(),
-                c.muls(),
-                c.adds(),
-                c.reads(),
-                c.writes(),
-                product.scratch_len::<W>(s)
-            ));
-        }
+    for (s, product, c, scratch) in rows::<W>(digits) {
+        out.push_str(&format!(
+            "| {s} | {} | {} | {} | {} | {} | {scratch} |\n",
+            product.name(),
+            c.muls(),
+            c.adds(),
+            c.reads(),
+            c.writes(),
+        ));
     }
     out
 }

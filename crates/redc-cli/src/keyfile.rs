@@ -46,14 +46,44 @@ fn given_password(args: &PasswordArgs) -> anyhow::Result<Option<Password>> {
     }))
 }
 
-/// The password to encrypt a key with; an empty one is refused (it would
-/// protect nothing, and is most often a mistake: an empty file, an unset
-/// variable expanded to nothing).
+/// The password to encrypt a key with (from `args`, else asked twice on
+/// the terminal); an empty one is refused (it would protect nothing, and is
+/// most often a mistake: an empty file, an unset variable expanded to
+/// nothing).
 pub(crate) fn password(args: &PasswordArgs) -> anyhow::Result<Option<Zeroizing<Vec<u8>>>> {
-    match given_password(args)? {
+    let given = match given_password(args)? {
+        Some(p) => Some(p),
+        None => match prompt("Password to encrypt the key with: ")? {
+            Some(first) => {
+                let again = prompt("The same password again: ")?;
+                if again.is_none_or(|again| again.bytes != first.bytes) {
+                    return Err(bad_input!("the terminal: the two passwords differ"));
+                }
+                Some(first)
+            }
+            None => None,
+        },
+    };
+    match given {
         Some(p) if p.bytes.is_empty() => Err(bad_input!("{}: the password is empty", p.source)),
         p => Ok(p.map(|p| p.bytes)),
     }
+}
+
+/// A password typed on the terminal (echo off, as `openssl` and `ssh-keygen`
+/// ask), or `None` where no one can type one: only when stderr is a
+/// terminal, so that scripts and pipelines never wait on a prompt.
+fn prompt(text: &str) -> anyhow::Result<Option<Password>> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return Ok(None);
+    }
+    let typed =
+        rpassword::prompt_password(text).map_err(|e| bad_input!("the terminal: cannot read a password: {e}"))?;
+    Ok(Some(Password {
+        source: "the password typed".to_owned(),
+        bytes: Zeroizing::new(typed.into_bytes()),
+    }))
 }
 
 /// The bytes of `path` (`-` for stdin); `what` names the option in errors.
@@ -69,14 +99,23 @@ pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
 }
 
 /// Any key file, given as `option` (`--key`, or `pubkey`'s `KEY`). An
-/// encrypted key without a password says how to give one; an empty
+/// encrypted key without a password is asked for one on the terminal, or
+/// (no terminal) says how to give one; an empty
 /// password is named as such, and ignored for a key that is not encrypted.
 pub(crate) fn load_key(path: &Path, pw: &PasswordArgs, option: &str) -> anyhow::Result<AnyKey> {
     let bytes = Zeroizing::new(read_input(path, option)?);
-    let password = given_password(pw)?;
-    read_key(&bytes, password.as_ref().map(|p| p.bytes.as_slice())).map_err(|e| match (e, &password) {
+    let mut password = given_password(pw)?;
+    let mut key = read_key(&bytes, password.as_ref().map(|p| p.bytes.as_slice()));
+    // An encrypted key and no password given: ask on the terminal, if any.
+    if matches!(key, Err(Error::PasswordRequired))
+        && let Some(typed) = prompt(&format!("Password for {}: ", path.display()))?
+    {
+        key = read_key(&bytes, Some(&typed.bytes));
+        password = Some(typed);
+    }
+    key.map_err(|e| match (e, &password) {
         (Error::PasswordRequired, _) => bad_input!(
-            "{option} {}: {} (give --password-file FILE or set {PASSWORD_ENV})",
+            "{option} {}: {} (give --password-file FILE or set {PASSWORD_ENV}, or run it on a terminal to be asked)",
             path.display(),
             Error::PasswordRequired
         ),

@@ -1,12 +1,14 @@
 //! `redc keygen` and `redc pubkey`.
 
-use crate::args::{KeyFormat, KeygenArgs, PubFormat, PubkeyArgs};
+use crate::args::{KeyFormat, KeygenArgs, OutForm, PubFormat, PubkeyArgs};
 use crate::failure::bad_input;
 use crate::keyfile::{load_public, password, rsa_error};
 use crate::output::Sink;
+use rand_core::OsRng;
 use redc_rsa::encoding::Pbes2Kdf;
-use redc_rsa::keygen::generate;
-use std::io::Write;
+use redc_rsa::keygen::generate_multi;
+use redc_rsa::{RsaPrivateKey, RsaPublicKey};
+use std::path::Path;
 use std::process::ExitCode;
 use zeroize::Zeroizing;
 
@@ -38,7 +40,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     let pw = if a.encrypt {
         Some(password(&a.password)?.ok_or_else(|| {
             bad_input!(
-                "--encrypt: no password (give --password-file or set {})",
+                "--encrypt: no password (give --password-file or set {}, or run it on a terminal to be asked)",
                 crate::keyfile::PASSWORD_ENV
             )
         })?)
@@ -54,45 +56,88 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let key = generate(a.bits, &a.e.to_nat(), &progress).map_err(|e| rsa_error("keygen", &e))?;
+    let key = generate_multi(a.bits, a.primes, &a.e.to_nat(), &progress).map_err(|e| rsa_error("keygen", &e))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
+    let private = private_bytes(&key, a.format, pw.as_deref().map(|p| &p[..]), a.outform)?;
+    // Both files are opened before either is written: a bad path leaves
+    // neither behind.
+    let mut public = match &a.public {
+        Some(path) => {
+            let bytes =
+                public_bytes(key.public_key(), PubFormat::Spki, a.outform).map_err(|e| rsa_error("keygen", &e))?;
+            Some((open(path, a.outform)?, bytes))
+        }
+        None => None,
+    };
+    let mut sink = open(a.output.as_deref().unwrap_or(Path::new("-")), a.outform)?;
+    if let Some((public, bytes)) = &mut public {
+        public.writer().write_all(bytes)?;
+    }
+    sink.writer().write_all(&private)?;
+    if let Some((public, _)) = public {
+        public.finish()?;
+    }
+    sink.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The private key file: `format` (PKCS#8 encrypted with `pw` if given) in
+/// `form`.
+fn private_bytes(
+    key: &RsaPrivateKey,
+    format: KeyFormat,
+    pw: Option<&[u8]>,
+    form: OutForm,
+) -> anyhow::Result<Zeroizing<Vec<u8>>> {
+    let text = |pem: Zeroizing<String>| Zeroizing::new(pem.as_bytes().to_vec());
     // PBKDF2-HMAC-SHA256 with 600 000 iterations (OWASP's 2023 figure).
     let kdf = Pbes2Kdf::Pbkdf2Sha256 { iterations: 600_000 };
-    let pem = match (a.format, &pw) {
-        (KeyFormat::Pkcs8, Some(pw)) => key
-            .to_pkcs8_encrypted_pem(pw, kdf, &mut rand_core::OsRng)
-            .map(Zeroizing::new),
-        (KeyFormat::Pkcs8, None) => key.to_pkcs8_pem(),
-        (KeyFormat::Pkcs1, None) => key.to_pkcs1_pem(),
-        (KeyFormat::Pkcs1, Some(_)) => {
+    match (format, pw, form) {
+        (KeyFormat::Pkcs8, Some(pw), OutForm::Der) => {
+            key.to_pkcs8_encrypted_der(pw, kdf, &mut OsRng).map(Zeroizing::new)
+        }
+        (KeyFormat::Pkcs8, Some(pw), OutForm::Pem) => key
+            .to_pkcs8_encrypted_pem(pw, kdf, &mut OsRng)
+            .map(|p| text(Zeroizing::new(p))),
+        (KeyFormat::Pkcs8, None, OutForm::Der) => key.to_pkcs8_der(),
+        (KeyFormat::Pkcs8, None, OutForm::Pem) => key.to_pkcs8_pem().map(text),
+        (KeyFormat::Pkcs1, None, OutForm::Der) => key.to_pkcs1_der(),
+        (KeyFormat::Pkcs1, None, OutForm::Pem) => key.to_pkcs1_pem().map(text),
+        (KeyFormat::Pkcs1, Some(_), _) => {
             return Err(bad_input!(
                 "--encrypt: only PKCS#8 keys can be encrypted (use --format pkcs8)"
             ));
         }
     }
-    .map_err(|e| rsa_error("keygen", &e))?;
-    if let Some(path) = &a.public {
-        let public = key.public_key().to_spki_pem().map_err(|e| rsa_error("keygen", &e))?;
-        let mut sink = Sink::open(Some(path))?;
-        sink.writer().write_all(public.as_bytes())?;
-        sink.finish()?;
+    .map_err(|e| rsa_error("keygen", &e))
+}
+
+/// The public key file: `format` in `form`.
+fn public_bytes(key: &RsaPublicKey, format: PubFormat, form: OutForm) -> Result<Vec<u8>, redc_rsa::Error> {
+    match (format, form) {
+        (PubFormat::Spki, OutForm::Der) => key.to_spki_der(),
+        (PubFormat::Spki, OutForm::Pem) => key.to_spki_pem().map(String::into_bytes),
+        (PubFormat::Pkcs1, OutForm::Der) => key.to_pkcs1_der(),
+        (PubFormat::Pkcs1, OutForm::Pem) => key.to_pkcs1_pem().map(String::into_bytes),
     }
-    let mut sink = Sink::open(a.output.as_deref())?;
-    sink.writer().write_all(pem.as_bytes())?;
-    sink.finish()?;
-    Ok(ExitCode::SUCCESS)
+}
+
+/// The sink of a key file: DER is binary, never written to a terminal.
+fn open(path: &Path, form: OutForm) -> anyhow::Result<Sink> {
+    match form {
+        OutForm::Pem => Sink::open(Some(path)),
+        OutForm::Der => Sink::open_binary(path),
+    }
 }
 
 /// Run `redc pubkey`.
 pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
     let key = load_public(&a.key, &a.password, "KEY")?;
-    let pem = match a.format {
-        PubFormat::Spki => key.to_spki_pem(),
-        PubFormat::Pkcs1 => key.to_pkcs1_pem(),
-    }
-    .map_err(|e| rsa_error("pubkey", &e))?;
-    std::io::stdout().lock().write_all(pem.as_bytes())?;
+    let bytes = public_bytes(&key, a.format, a.outform).map_err(|e| rsa_error("pubkey", &e))?;
+    let mut sink = open(&a.output, a.outform)?;
+    sink.writer().write_all(&bytes)?;
+    sink.finish()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -14,6 +14,7 @@ mod interrupt;
 mod jsonl;
 mod keyfile;
 mod keys;
+mod manual;
 mod modexp;
 mod number;
 mod output;
@@ -23,6 +24,7 @@ mod seal;
 mod sign;
 mod sim;
 mod vectors;
+mod version;
 
 use std::process::ExitCode;
 
@@ -33,7 +35,12 @@ fn main() -> ExitCode {
 
 /// Parse the arguments, run the command, report errors on stderr.
 fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
-    let cli = match args::parse(argv) {
+    let argv: Vec<_> = argv.into_iter().collect();
+    let mut command = args::command();
+    if version::asked(&argv) {
+        command = command.long_version(version::long());
+    }
+    let cli = match args::parse(command, argv) {
         Ok(cli) => cli,
         Err(exit) => return exit,
     };
@@ -57,6 +64,8 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         args::Command::Sim(a) => sim::run(&a),
         args::Command::Vectors(a) => vectors::run(&a),
         args::Command::Bench(a) => bench::run(&a),
+        args::Command::Completions(a) => manual::completions(&a),
+        args::Command::Man(a) => manual::man(&a),
     };
     match result {
         Ok(code) => code,

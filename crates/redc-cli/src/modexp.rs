@@ -33,7 +33,10 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
     let (Some(base), Some(exp), Some(modulus)) = (&a.base, &a.exp, &a.modulus) else {
         return Err(bad_input!("BASE, EXP and MOD are required without --batch"));
     };
-    let text = with_word!(word, single(base, exp, modulus, opts, a.hex, a.trace))?;
+    let mut text = with_word!(word, single(base, exp, modulus, opts, a.hex, a.trace))?;
+    if a.json {
+        text = format!("{}\n", serde_json::json!({ "result": text.trim_end() }));
+    }
     let mut sink = Sink::open(a.output.as_deref())?;
     sink.writer().write_all(text.as_bytes())?;
     sink.finish()?;

@@ -49,6 +49,19 @@ impl Sink {
         Self::open_with(path, option, 0o666)
     }
 
+    /// As [`Sink::open`], for binary output (signatures, ciphertexts): to
+    /// stdout only when it is not a terminal, as `age` does, so that
+    /// forgetting `-o` never prints bytes into the terminal.
+    pub(crate) fn open_binary(path: &Path) -> anyhow::Result<Self> {
+        use std::io::IsTerminal;
+        if path.as_os_str() == "-" && std::io::stdout().is_terminal() {
+            return Err(bad_input!(
+                "-o: the output is binary and stdout is a terminal; give -o FILE or redirect stdout"
+            ));
+        }
+        Self::open(Some(path))
+    }
+
     /// The sink; a new file is created with `mode` (less the umask).
     fn open_with(path: Option<&Path>, option: &str, mode: u32) -> anyhow::Result<Self> {
         let Some(path) = path.filter(|p| p.as_os_str() != "-") else {

@@ -3,6 +3,7 @@
 
 use crate::args::{BatchArgs, EncScheme, PrivateOp, PublicOp, RsaMessageArgs};
 use crate::backend;
+use crate::failure::bad_input;
 use crate::jsonl::{self, LineError};
 use crate::keyfile::{hex_bytes, load_private, load_public, parse_hash, parse_hex, read_input, rsa_error, to_hex};
 use crate::output::Sink;
@@ -38,7 +39,7 @@ pub(crate) fn encrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
         EncScheme::Pkcs1v15 => pkcs1v15::encrypt(&key, &msg, &mut OsRng),
     }
     .map_err(|e| rsa_error("rsa encrypt", &e))?;
-    write_all(&a.output, &ct)
+    write_all(Sink::open_binary(&a.output)?, &ct)
 }
 
 /// Run `redc rsa decrypt`.
@@ -48,16 +49,25 @@ pub(crate) fn decrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
     let msg = match a.scheme {
         EncScheme::Oaep => {
             let (hash, mgf, label) = oaep_params(a)?;
-            oaep::decrypt(&key, hash, mgf, &label, &ct, &mut OsRng)
+            oaep::decrypt(&key, hash, mgf, &label, &ct, &mut OsRng).map_err(|e| match e {
+                // The same words whatever went wrong (no padding oracle),
+                // with the commonest cause when the hashes are not SHA-1.
+                Error::Decryption if hash != HashAlg::Sha1 || mgf != HashAlg::Sha1 => bad_input!(
+                    "rsa decrypt: {e} (OAEP with {} and MGF1-{}; `openssl pkeyutl` uses SHA-1 for both unless \
+                     given -pkeyopt rsa_oaep_md: for its ciphertexts try --hash sha1)",
+                    hash.name(),
+                    mgf.name()
+                ),
+                e => rsa_error("rsa decrypt", &e),
+            })
         }
-        EncScheme::Pkcs1v15 => pkcs1v15::decrypt(&key, &ct, &mut OsRng),
-    }
-    .map_err(|e| rsa_error("rsa decrypt", &e))?;
-    write_all(&a.output, &msg)
+        EncScheme::Pkcs1v15 => pkcs1v15::decrypt(&key, &ct, &mut OsRng).map_err(|e| rsa_error("rsa decrypt", &e)),
+    }?;
+    write_all(Sink::open(Some(&a.output))?, &msg)
 }
 
-fn write_all(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<ExitCode> {
-    let mut sink = Sink::open(Some(path))?;
+/// Write `bytes` to `sink`, whole.
+fn write_all(mut sink: Sink, bytes: &[u8]) -> anyhow::Result<ExitCode> {
     sink.writer().write_all(bytes)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)

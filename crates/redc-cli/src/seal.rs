@@ -1,6 +1,6 @@
 //! `redc encrypt` and `redc decrypt`: the streaming envelope
 //! (`redc_rsa::envelope`: AES-256-GCM chunks, key wrapped with
-//! RSA-OAEP-SHA256), or with `--raw-blocks` the insecure textbook mode of
+//! RSA-OAEP-SHA256 for each recipient, under its key id), or with `--raw-blocks` the insecure textbook mode of
 //! 000_be478b6750af4540.txt §5.
 
 use crate::args::EnvelopeArgs;
@@ -9,7 +9,7 @@ use crate::keyfile::{load_private, load_public, rsa_error};
 use crate::output::Sink;
 use indicatif::{ProgressBar, ProgressStyle};
 use rand_core::OsRng;
-use redc_rsa::{HashAlg, envelope, hazmat, oaep};
+use redc_rsa::{HashAlg, RsaPublicKey, envelope, hazmat, oaep};
 use std::io::{BufReader, IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -38,22 +38,44 @@ fn progress_bar(len: Option<u64>, what: &str) -> Option<ProgressBar> {
     Some(bar)
 }
 
-/// Run `redc encrypt`.
+/// Run `redc encrypt`: a version 2 envelope for every `--key`, each entry
+/// under the key's id ([`key_id`]).
 pub(crate) fn encrypt(a: &EnvelopeArgs) -> anyhow::Result<ExitCode> {
-    let key = load_public(&a.key, &a.password, "--key")?;
+    let keys = a
+        .keys
+        .iter()
+        .map(|path| load_public(path, &a.password, "--key"))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let (input, len) = open_input(a)?;
-    let mut sink = Sink::open(Some(&a.output))?;
+    let mut sink = Sink::open_binary(&a.output)?;
     if a.raw_blocks {
-        raw_encrypt(&key, input, sink.writer())?;
+        let [key] = &keys[..] else {
+            return Err(bad_input!(
+                "--key: --raw-blocks encrypts for one key, {} given",
+                keys.len()
+            ));
+        };
+        raw_encrypt(key, input, sink.writer())?;
     } else {
+        let recipients = keys
+            .iter()
+            .map(|key| {
+                Ok(envelope::Recipient {
+                    id: key_id(key)?,
+                    wrap: Box::new(move |k: &[u8; envelope::KEY_LEN]| {
+                        oaep::encrypt(key, HashAlg::Sha256, HashAlg::Sha256, &[], k, &mut OsRng)
+                    }),
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let bar = progress_bar(len, "encrypting");
-        let wrap = |k: &[u8; 32]| oaep::encrypt(&key, HashAlg::Sha256, HashAlg::Sha256, &[], k, &mut OsRng);
         let mut progress = |n: u64| {
             if let Some(b) = &bar {
                 b.set_position(n);
             }
         };
-        envelope::seal(input, sink.writer(), wrap, &mut OsRng, &mut progress).map_err(|e| rsa_error("encrypt", &e))?;
+        envelope::seal_for(input, sink.writer(), &recipients, &mut OsRng, &mut progress)
+            .map_err(|e| rsa_error("encrypt", &e))?;
         if let Some(b) = bar {
             b.finish_and_clear();
         }
@@ -62,11 +84,24 @@ pub(crate) fn encrypt(a: &EnvelopeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The envelope's id of a key: SHA-256 of its DER SubjectPublicKeyInfo
+/// (`openssl pkey -pubout -outform DER | sha256sum`).
+fn key_id(key: &RsaPublicKey) -> anyhow::Result<envelope::KeyId> {
+    let spki = key.to_spki_der().map_err(|e| rsa_error("--key", &e))?;
+    Ok(envelope::key_id_of(&spki))
+}
+
 /// Run `redc decrypt`. Written to a file, the plaintext appears only when
 /// the whole envelope authenticated; to stdout, each chunk is written once it
 /// authenticated, and a failure later ends the stream with status 2.
 pub(crate) fn decrypt(a: &EnvelopeArgs) -> anyhow::Result<ExitCode> {
-    let key = load_private(&a.key, &a.password)?;
+    let [path] = &a.keys[..] else {
+        return Err(bad_input!(
+            "--key: decrypt takes one private key, {} given",
+            a.keys.len()
+        ));
+    };
+    let key = load_private(path, &a.password)?;
     let (input, len) = open_input(a)?;
     let mut sink = Sink::open(Some(&a.output))?;
     if a.raw_blocks {
@@ -79,7 +114,8 @@ pub(crate) fn decrypt(a: &EnvelopeArgs) -> anyhow::Result<ExitCode> {
                 b.set_position(n);
             }
         };
-        envelope::open(input, sink.writer(), unwrap, &mut progress).map_err(|e| rsa_error("decrypt", &e))?;
+        let id = key_id(key.public_key())?;
+        envelope::open_as(input, sink.writer(), &id, unwrap, &mut progress).map_err(|e| rsa_error("decrypt", &e))?;
         if let Some(b) = bar {
             b.finish_and_clear();
         }
@@ -106,7 +142,7 @@ fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> anyhow::Result<usize> {
 /// block of `k - 1` plaintext bytes (the last one shorter) `m^e mod n` in `k`
 /// bytes. Insecure by design; the input is read into memory first (the
 /// length leads), which suits the paper's experiment, not large files.
-fn raw_encrypt(key: &redc_rsa::RsaPublicKey, mut input: Box<dyn Read>, out: &mut dyn Write) -> anyhow::Result<()> {
+fn raw_encrypt(key: &RsaPublicKey, mut input: Box<dyn Read>, out: &mut dyn Write) -> anyhow::Result<()> {
     let block = key.size() - 1;
     let mut data = Vec::new();
     input.read_to_end(&mut data).map_err(|e| bad_input!("--in: {e}"))?;

@@ -46,7 +46,7 @@ pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
         SigScheme::Pkcs1v15 => pkcs1v15::sign_digest(&key, hash, &digest, &mut OsRng),
     }
     .map_err(|e| rsa_error("sign", &e))?;
-    let mut sink = Sink::open(Some(&a.output))?;
+    let mut sink = Sink::open_binary(&a.output)?;
     sink.writer().write_all(&sig)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)

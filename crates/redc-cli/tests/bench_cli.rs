@@ -216,7 +216,7 @@ fn json_to_stdout_on_one_thread_without_others() {
 
 #[test]
 fn bad_options_exit_2_naming_the_option() {
-    let cases: [(&[&str], &str); 10] = [
+    let cases: [(&[&str], &str); 11] = [
         (&["--sizes", "512"], "--sizes"),
         (&["--sizes", "2048,abc"], "--sizes"),
         (&["--sizes", "20000"], "--sizes"),
@@ -229,6 +229,11 @@ fn bad_options_exit_2_naming_the_option() {
         (
             &["--sizes", "1024", "--no-openssl", "--json", "/nonexistent-dir/b.json"],
             "--json",
+        ),
+        // The chart is SVG only: a .png name is refused before measuring.
+        (
+            &["--plot", "chart.png"],
+            "--plot chart.png: the chart is written as SVG only",
         ),
     ];
     for (args, option) in cases {

@@ -133,9 +133,9 @@ fn usage_errors_keep_all_of_clap_and_point_at_the_subcommand_help() {
              (see 'redc rsa decrypt --help')",
         ),
         (
-            &["sign"],
-            "redc: the following required arguments were not provided: --key <KEY> --in <FILE> --output <SIG> \
-             (see 'redc sign --help')",
+            &["verify"],
+            "redc: the following required arguments were not provided: --key <KEY> --sig <SIG> \
+             (see 'redc verify --help')",
         ),
     ];
     for (args, line) in cases {
@@ -304,6 +304,50 @@ fn counts_prints_koc_table() {
 }
 
 #[test]
+fn counts_and_single_modexp_as_json() {
+    let (code, out, _) = redc(&["counts", "--digits", "8,16", "--word", "64", "--json"], "");
+    assert_eq!(code, 0);
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 12, "{out}");
+    for row in &rows {
+        let s = row["s"].as_u64().unwrap();
+        assert_eq!(row["w"], 64);
+        // Koç: 2s² + s multiplications for every schedule.
+        assert_eq!(row["mul"].as_u64().unwrap(), 2 * s * s + s, "{row}");
+        for key in ["schedule", "add", "read", "write", "scratch_digits"] {
+            assert!(!row[key].is_null(), "{key} in {row}");
+        }
+    }
+    // The same figures as the table.
+    let table = redc(&["counts", "--digits", "8,16", "--word", "64"], "").1;
+    for row in &rows {
+        let line = format!(
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            row["s"],
+            row["schedule"].as_str().unwrap(),
+            row["mul"],
+            row["add"],
+            row["read"],
+            row["write"],
+            row["scratch_digits"]
+        );
+        assert!(table.contains(&line), "{line} not in {table}");
+    }
+    assert_eq!(
+        redc(&["modexp", "4", "13", "497", "--json"], "").1,
+        "{\"result\":\"445\"}\n"
+    );
+    assert_eq!(
+        redc(&["modexp", "4", "13", "497", "--json", "--hex"], "").1,
+        "{\"result\":\"0x1bd\"}\n"
+    );
+    rejects(
+        &["modexp", "4", "13", "497", "--json", "--trace"],
+        "'--json' cannot be used with '--trace'",
+    );
+}
+
+#[test]
 fn output_files_and_special_files() {
     let dir = std::env::temp_dir().join(format!("redc-cli-out-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -348,4 +392,81 @@ fn batch_lines_edge_cases() {
     );
     assert!(lines[2]["error"].as_str().unwrap().contains("limit"), "{}", lines[2]);
     assert_eq!(lines[3]["result"], "3");
+}
+
+#[test]
+fn version_names_commit_features_and_backends() {
+    let (code, out, err) = redc(&["--version"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("redc {} (commit ", env!("CARGO_PKG_VERSION"))),
+        "{out}"
+    );
+    assert!(out.contains("\nfeatures: cuda "), "{out}");
+    for backend in ["ifma", "scalar", "cuda", "auto picks"] {
+        assert!(out.contains(&format!("\n  {backend}: ")), "{backend} missing: {out}");
+    }
+    // -V: the version alone, one line.
+    assert_eq!(redc(&["-V"], "").1, format!("redc {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn completions_are_generated_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = redc(&["completions", shell], "");
+        assert_eq!((code, err.as_str()), (0, ""), "{shell}");
+        // Every command and a nested one are completed.
+        for word in ["keygen", "private-batch", "--password-file"] {
+            assert!(out.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    // The bash script is valid bash.
+    let script = redc(&["completions", "bash"], "").1;
+    let path = common::scratch_dir("completions").join("redc.bash");
+    std::fs::write(&path, script).unwrap();
+    let status = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(status.success(), "bash -n rejects the completion script");
+    rejects(&["completions", "tcsh"], "invalid value 'tcsh' for '<SHELL>'");
+}
+
+#[test]
+fn man_pages_cover_every_command() {
+    let (code, page, err) = redc(&["man"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(page.contains(".TH redc 1"), "{page}");
+    let dir = common::scratch_dir("man");
+    let (code, out, err) = redc(&["man", "--dir", dir.to_str().unwrap()], "");
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for want in [
+        "redc.1",
+        "redc-keygen.1",
+        "redc-rsa.1",
+        "redc-rsa-private-batch.1",
+        "redc-man.1",
+    ] {
+        assert!(names.iter().any(|n| n == want), "{want} missing from {names:?}");
+    }
+    // One page per command and subcommand, nothing else (no temporary files).
+    assert_eq!(names.len(), 1 + 15 + 4, "{names:?}");
+    let text = std::fs::read_to_string(dir.join("redc-rsa-encrypt.1")).unwrap();
+    assert!(
+        text.contains(".TH redc-rsa-encrypt 1") && text.contains("OAEP"),
+        "{text}"
+    );
+    // Public files: 0666 less the umask, never 0600.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir.join("redc.1")).unwrap().permissions().mode() & 0o777;
+    assert_ne!(mode & 0o044, 0, "mode {mode:o}");
+    let file = dir.join("redc.1");
+    rejects(&["man", "--dir", file.join("x").to_str().unwrap()], "--dir");
 }

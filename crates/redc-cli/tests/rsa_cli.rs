@@ -582,7 +582,7 @@ fn key_errors_say_what_to_do() {
             vec!["pubkey", enc.as_str()],
             format!(
                 "redc: KEY {enc}: the private key is encrypted: a password is needed \
-                 (give --password-file FILE or set REDC_KEY_PASSWORD)"
+                 (give --password-file FILE or set REDC_KEY_PASSWORD, or run it on a terminal to be asked)"
             ),
         ),
         (
@@ -757,4 +757,419 @@ fn one_gib_round_trip_in_flat_memory() {
     for f in [small, big] {
         let _ = std::fs::remove_file(f);
     }
+}
+
+/// Run redc with `args` on a pseudo-terminal (stdin, stdout and stderr),
+/// typing each of `typed` (and Enter) once its prompt ("...password...: ")
+/// has appeared; its exit status and everything the terminal showed.
+fn on_terminal(args: &[&str], typed: &[&str]) -> (i32, String) {
+    const SCRIPT: &str = r#"
+import os, pty, sys, time
+typed = [t.encode() for t in os.environ["TYPED"].split("\n") if t]
+expected = len(typed)
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        d = os.read(fd, 4096)
+    except OSError:
+        break
+    if not d:
+        break
+    out += d
+    # The k-th prompt has appeared: type the k-th answer (after echo is off).
+    if typed and out.lower().count(b"password") + len(typed) > expected:
+        time.sleep(0.3)
+        os.write(fd, typed.pop(0) + b"\n")
+_, st = os.waitpid(pid, 0)
+sys.stdout.write(str(os.waitstatus_to_exitcode(st)) + "\n" + out.decode(errors="replace"))
+"#;
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg(env!("CARGO_BIN_EXE_redc"))
+        .args(args)
+        .env("TYPED", typed.join("\n"))
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (code, printed) = text.split_once('\n').expect("a status line");
+    (code.parse().unwrap(), printed.to_owned())
+}
+
+/// `-i` and `-o` default to stdin and stdout (as in openssl and age), and
+/// binary output is never written into a terminal.
+#[test]
+fn stdin_stdout_by_default_but_no_binary_on_a_terminal() {
+    let (rk, rp, _, _) = keys();
+    let sig = common::run(&["sign", "--key", rk], "a message");
+    assert_eq!(sig.status.code(), Some(0), "{}", String::from_utf8_lossy(&sig.stderr));
+    let sig_path = path("stdin.sig");
+    std::fs::write(&sig_path, &sig.stdout).unwrap();
+    let ok = common::run(&["verify", "--key", rp, "--sig", &sig_path], "a message");
+    assert_eq!(
+        (ok.status.code(), ok.stdout.as_slice()),
+        (Some(0), &b"Verified OK\n"[..])
+    );
+    let bad = common::run(&["verify", "--key", rp, "--sig", &sig_path], "another message");
+    assert_eq!(bad.status.code(), Some(1));
+    for (enc, dec) in [
+        (
+            vec!["encrypt", "--key", rp.as_str()],
+            vec!["decrypt", "--key", rk.as_str()],
+        ),
+        (vec!["rsa", "encrypt", "--key", rp], vec!["rsa", "decrypt", "--key", rk]),
+    ] {
+        let ct = common::run(&enc, "plain text");
+        assert_eq!(ct.status.code(), Some(0), "{enc:?}");
+        let ct_path = path("stdin.ct");
+        std::fs::write(&ct_path, &ct.stdout).unwrap();
+        let mut dec_args = dec.clone();
+        dec_args.extend(["-i", &ct_path]);
+        let pt = common::run(&dec_args, "");
+        assert_eq!(
+            (pt.status.code(), pt.stdout.as_slice()),
+            (Some(0), &b"plain text"[..]),
+            "{dec:?}"
+        );
+    }
+    // On a terminal: binary output is refused (status 2, one line naming -o),
+    // text output is written.
+    let msg = path("tty.txt");
+    std::fs::write(&msg, b"x").unwrap();
+    for args in [
+        vec!["sign", "--key", rk.as_str(), "-i", &msg],
+        vec!["encrypt", "--key", rp.as_str(), "-i", &msg],
+        vec!["rsa", "encrypt", "--key", rp.as_str(), "-i", &msg],
+    ] {
+        let (code, printed) = on_terminal(&args, &[]);
+        assert_eq!(code, 2, "{args:?}: {printed}");
+        assert_eq!(printed.trim_end().lines().count(), 1, "{args:?}: {printed}");
+        assert!(
+            printed.contains("-o: the output is binary and stdout is a terminal"),
+            "{printed}"
+        );
+    }
+    let (code, printed) = on_terminal(&["modexp", "4", "13", "497"], &[]);
+    assert_eq!((code, printed.trim_end()), (0, "445"));
+}
+
+/// OpenSSL's default OAEP hash (SHA-1) against redc's (SHA-256): the
+/// failure names both and says which option to try.
+#[test]
+fn oaep_hash_mismatch_says_what_to_try() {
+    let (rk, rp, _, _) = keys();
+    let (msg, ct) = (path("oaep-sha1.txt"), path("oaep-sha1.ct"));
+    std::fs::write(&msg, b"from openssl").unwrap();
+    openssl(&[
+        "pkeyutl",
+        "-encrypt",
+        "-pubin",
+        "-inkey",
+        rp,
+        "-pkeyopt",
+        "rsa_padding_mode:oaep",
+        "-in",
+        &msg,
+        "-out",
+        &ct,
+    ]);
+    let out = common::run(&["rsa", "decrypt", "--key", rk, "-i", &ct], "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), err.lines().count()), (Some(2), 1), "{err}");
+    assert!(
+        err.contains("decryption error (OAEP with sha256 and MGF1-sha256;") && err.contains("try --hash sha1"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let out = common::run(&["rsa", "decrypt", "--key", rk, "-i", &ct, "--hash", "sha1"], "");
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), &b"from openssl"[..])
+    );
+}
+
+/// `keygen --primes` (multi-prime keys OpenSSL accepts and uses) and DER
+/// output (`--outform der`) for keygen and pubkey, encrypted keys included.
+#[test]
+fn keygen_primes_and_der_output() {
+    let (k3, p3) = (path("three.pem"), path("three.pub"));
+    redc(
+        &["keygen", "--bits", "2048", "--primes", "3", "-o", &k3, "--pub", &p3],
+        0,
+    );
+    assert!(openssl(&["pkey", "-in", &k3, "-check", "-noout"]).starts_with(b"Key is valid"));
+    let text = String::from_utf8(openssl(&["rsa", "-in", &k3, "-text", "-noout"])).unwrap();
+    assert!(text.starts_with("Private-Key: (2048 bit, 3 primes)"), "{text}");
+    // OpenSSL verifies what the three-prime key signs.
+    let (msg, sig) = (path("three.txt"), path("three.sig"));
+    std::fs::write(&msg, b"three primes").unwrap();
+    redc(
+        &["sign", "--key", &k3, "--scheme", "pkcs1v15", "-i", &msg, "-o", &sig],
+        0,
+    );
+    openssl(&["dgst", "-sha256", "-verify", &p3, "-signature", &sig, &msg]);
+
+    let (kd, pd, pw) = (path("key.der"), path("pub.der"), path("der.pw"));
+    std::fs::write(&pw, b"der password\n").unwrap();
+    redc(
+        &["keygen", "--bits", "1024", "--outform", "der", "-o", &kd, "--pub", &pd],
+        0,
+    );
+    assert_eq!(std::fs::read(&kd).unwrap()[0], 0x30, "a DER SEQUENCE");
+    assert!(openssl(&["pkey", "-inform", "DER", "-in", &kd, "-check", "-noout"]).starts_with(b"Key is valid"));
+    let from_openssl = openssl(&["pkey", "-inform", "DER", "-in", &kd, "-pubout", "-outform", "DER"]);
+    assert_eq!(std::fs::read(&pd).unwrap(), from_openssl);
+    // pubkey: SPKI and PKCS#1 DER, as openssl writes them.
+    let spki = common::run(&["pubkey", &kd, "--outform", "der"], "").stdout;
+    assert_eq!(spki, from_openssl);
+    let pkcs1 = common::run(&["pubkey", &kd, "--format", "pkcs1", "--outform", "der"], "").stdout;
+    let pkcs1_openssl = openssl(&[
+        "rsa",
+        "-inform",
+        "DER",
+        "-in",
+        &kd,
+        "-RSAPublicKey_out",
+        "-outform",
+        "DER",
+    ]);
+    assert_eq!(pkcs1, pkcs1_openssl);
+    // Encrypted PKCS#8 DER opens in openssl with the password.
+    let ke = path("enc.der");
+    redc(
+        &[
+            "keygen",
+            "--bits",
+            "1024",
+            "--outform",
+            "der",
+            "--encrypt",
+            "--password-file",
+            &pw,
+            "-o",
+            &ke,
+        ],
+        0,
+    );
+    let pass = format!("file:{pw}");
+    openssl(&[
+        "pkey", "-inform", "DER", "-in", &ke, "-passin", &pass, "-check", "-noout",
+    ]);
+    redc(&["pubkey", &ke, "--password-file", &pw], 0);
+
+    for (args, needle) in [
+        (
+            vec!["keygen", "--bits", "2048", "--primes", "4"],
+            "keygen: invalid key parameters: 4 primes for a 2048-bit key; redc generates 2 to 3",
+        ),
+        (
+            vec!["keygen", "--bits", "1024", "--primes", "1"],
+            "1 primes for a 1024-bit key",
+        ),
+        (
+            vec!["keygen", "--outform", "ber"],
+            "invalid value 'ber' for '--outform <OUTFORM>'",
+        ),
+    ] {
+        let out = common::run(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            (out.status.code(), err.lines().count()),
+            (Some(2), 1),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// On a terminal, an encrypted key without a password is asked for one
+/// (echo off), and `keygen --encrypt` asks twice; without a terminal
+/// nothing waits on a prompt (the other tests).
+#[test]
+fn password_prompt_on_a_terminal() {
+    let (pw, enc) = (path("prompt.pw"), path("prompt.pem"));
+    std::fs::write(&pw, b"typed secret\n").unwrap();
+    redc(
+        &[
+            "keygen",
+            "--bits",
+            "1024",
+            "--encrypt",
+            "--password-file",
+            &pw,
+            "-o",
+            &enc,
+        ],
+        0,
+    );
+    let (code, shown) = on_terminal(&["pubkey", &enc], &["typed secret"]);
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains(&format!("Password for {enc}: ")), "{shown}");
+    assert!(shown.contains("-----BEGIN PUBLIC KEY-----"), "{shown}");
+    assert!(!shown.contains("typed secret"), "the password was echoed: {shown}");
+    let (code, shown) = on_terminal(&["pubkey", &enc], &["wrong"]);
+    assert_eq!(code, 2, "{shown}");
+    assert!(
+        shown.contains(&format!("KEY {enc}: cannot decrypt the private key: wrong password")),
+        "{shown}"
+    );
+
+    let made = path("prompted.pem");
+    let (code, shown) = on_terminal(
+        &["keygen", "--bits", "1024", "--encrypt", "-o", &made],
+        &["new one", "new one"],
+    );
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.contains("Password to encrypt the key with: ") && shown.contains("The same password again: "));
+    let new_pw = path("prompted.pw");
+    std::fs::write(&new_pw, b"new one\n").unwrap();
+    redc(&["pubkey", &made, "--password-file", &new_pw], 0);
+    let other = path("mistyped.pem");
+    let (code, shown) = on_terminal(
+        &["keygen", "--bits", "1024", "--encrypt", "-o", &other],
+        &["one", "two"],
+    );
+    assert_eq!(code, 2, "{shown}");
+    assert!(shown.contains("the terminal: the two passwords differ"), "{shown}");
+    assert!(!Path::new(&other).exists());
+}
+
+/// `redc encrypt --key A --key B`: one file that either private key opens
+/// (version 2, entries under key ids); a third key is told it is not a
+/// recipient, with the ids; version 1 files (an older redc's) still open.
+#[test]
+fn envelope_for_several_recipients() {
+    let (rk, rp, ok, op) = keys();
+    let stranger = path("stranger.pem");
+    redc(&["keygen", "--bits", "1024", "-o", &stranger], 0);
+    let (plain, sealed) = (path("multi.txt"), path("multi.env"));
+    std::fs::write(&plain, b"for two recipients").unwrap();
+    redc(&["encrypt", "--key", rp, "--key", op, "-i", &plain, "-o", &sealed], 0);
+    let env = std::fs::read(&sealed).unwrap();
+    assert_eq!((&env[..8], env[8], &env[13..15]), (&b"REDC-ENV"[..], 2, &[0u8, 2][..]));
+    // Each entry is under SHA-256 of the recipient's SPKI DER.
+    let id_of = |public: &str| {
+        let der = openssl(&["pkey", "-pubin", "-in", public, "-outform", "DER"]);
+        let out = Command::new("sha256sum")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        out.stdin.as_ref().unwrap().write_all(&der).unwrap();
+        let hex = String::from_utf8(out.wait_with_output().unwrap().stdout).unwrap();
+        hex[..64].to_owned()
+    };
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    assert_eq!(hex(&env[15..47]), id_of(rp));
+    let second = 15 + 32 + 2 + 256;
+    assert_eq!(hex(&env[second..second + 32]), id_of(op));
+    for key in [rk, ok] {
+        let out = common::run(&["decrypt", "--key", key, "-i", &sealed], "");
+        assert_eq!(
+            (out.status.code(), out.stdout.as_slice()),
+            (Some(0), &b"for two recipients"[..]),
+            "{key}"
+        );
+    }
+    let out = common::run(
+        &[
+            "decrypt",
+            "--key",
+            &stranger,
+            "-i",
+            &sealed,
+            "-o",
+            &path("stranger.out"),
+        ],
+        "",
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "redc: decrypt: envelope: not encrypted to this key (key id {}…); its recipients are {}, {}\n",
+            &id_of(&{
+                let p = path("stranger.pub");
+                std::fs::write(&p, common::run(&["pubkey", &stranger], "").stdout).unwrap();
+                p
+            })[..16],
+            &id_of(rp)[..16],
+            &id_of(op)[..16]
+        )
+    );
+    assert!(!Path::new(&path("stranger.out")).exists(), "nothing written");
+    for (args, line) in [
+        (
+            vec![
+                "encrypt",
+                "--key",
+                rp.as_str(),
+                "--key",
+                rk.as_str(),
+                "-i",
+                &plain,
+                "-o",
+                "/dev/null",
+            ],
+            "redc: encrypt: envelope: recipient 2 is given twice (the same key id)\n".to_owned(),
+        ),
+        (
+            vec!["decrypt", "--key", rk.as_str(), "--key", ok.as_str(), "-i", &sealed],
+            "redc: --key: decrypt takes one private key, 2 given\n".to_owned(),
+        ),
+        (
+            vec![
+                "encrypt",
+                "--raw-blocks",
+                "--key",
+                rp.as_str(),
+                "--key",
+                op.as_str(),
+                "-i",
+                &plain,
+                "-o",
+                "/dev/null",
+            ],
+            "redc: --key: --raw-blocks encrypts for one key, 2 given\n".to_owned(),
+        ),
+    ] {
+        let out = common::run(&args, "");
+        assert_eq!(
+            (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned()),
+            (Some(2), line),
+            "{args:?}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+
+    // A version 1 envelope, as redc wrote them before: still opened.
+    let key = redc_rsa::encoding::read_key(&std::fs::read(rp).unwrap(), None)
+        .unwrap()
+        .into_public_key();
+    let mut v1 = Vec::new();
+    let wrap = |k: &[u8; 32]| {
+        redc_rsa::oaep::encrypt(
+            &key,
+            redc_rsa::HashAlg::Sha256,
+            redc_rsa::HashAlg::Sha256,
+            &[],
+            k,
+            &mut rand_core::OsRng,
+        )
+    };
+    redc_rsa::envelope::seal(&b"version one"[..], &mut v1, wrap, &mut rand_core::OsRng, &mut |_| {}).unwrap();
+    assert_eq!(v1[8], 1);
+    let v1_path = path("v1.env");
+    std::fs::write(&v1_path, &v1).unwrap();
+    let out = common::run(&["decrypt", "--key", rk, "-i", &v1_path], "");
+    assert_eq!(
+        (out.status.code(), out.stdout.as_slice()),
+        (Some(0), &b"version one"[..])
+    );
 }

@@ -1,0 +1,41 @@
+//! `redc --version`: the version, the commit it was built from, the
+//! features it was built with and the backends this machine can run.
+
+use crate::backend;
+use redc::Engine;
+
+/// The text of `redc --version` (`-V` prints the version alone). Probing
+/// the backends opens the GPU in a CUDA build, so this is only built when
+/// `--version` is asked for.
+pub(crate) fn long() -> String {
+    let on = |f: bool| if f { "on" } else { "off" };
+    let mut out = format!(
+        "{} (commit {})\nfeatures: cuda {}, openssl4 {}\nbackends on this machine:\n",
+        env!("CARGO_PKG_VERSION"),
+        env!("REDC_COMMIT"),
+        on(cfg!(feature = "cuda")),
+        on(cfg!(feature = "openssl4")),
+    );
+    for name in redc::engine::backend_names() {
+        let state = match Engine::named(name) {
+            Ok(engine) => format!("yes ({})", engine.describe()),
+            Err(e) => format!("no ({e})"),
+        };
+        out.push_str(&format!("  {name}: {state}\n"));
+    }
+    let cuda = match backend::gpu() {
+        Ok(device) => format!("yes ({})", device.describe()),
+        Err(e) => format!("no ({e})"),
+    };
+    out.push_str(&format!("  cuda: {cuda}\n"));
+    out.push_str(&format!(
+        "  auto picks: {}",
+        backend::engine(None).map_or_else(|e| e.to_string(), |e| e.name().to_owned())
+    ));
+    out
+}
+
+/// Does `argv` ask for the long version?
+pub(crate) fn asked(argv: &[std::ffi::OsString]) -> bool {
+    argv.iter().skip(1).any(|a| a == "--version")
+}
