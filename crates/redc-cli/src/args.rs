@@ -230,8 +230,8 @@ pub(crate) struct EnvelopeArgs {
     /// Output file (- for stdout, the default); a file appears only when complete.
     #[arg(short = 'o', long = "out", value_name = "OUT", default_value = "-")]
     pub(crate) output: PathBuf,
-    /// INSECURE textbook RSA, block by block, to reproduce the experiment of
-    /// 000_be478b6750af4540.txt §5: the data is cut into blocks smaller than the
+    /// INSECURE textbook RSA, block by block, to reproduce the experiment of §5 of paper 000
+    /// (a dataflow-based implementation of RSA on the Maxeler platform): the data is cut into blocks smaller than the
     /// modulus and each block is exponentiated. No padding, no integrity, leaks
     /// equal blocks: never use it to protect data.
     #[arg(long)]
@@ -560,7 +560,7 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 /// `--product`.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub(crate) enum ProductArg {
-    /// Separated Operand Scanning (000 Fig. 3).
+    /// Separated Operand Scanning (Koç, Acar, Kaliski; the dataflow RSA paper 000, Fig. 3).
     Sos,
     /// Coarsely Integrated Operand Scanning.
     Cios,
@@ -570,7 +570,7 @@ pub(crate) enum ProductArg {
     Fips,
     /// Coarsely Integrated Hybrid Scanning.
     Cihs,
-    /// Radix-2^w digit-serial form (001 Alg. 1).
+    /// Radix-2^w digit-serial form (Ito, Nakano, Song, 001 Alg. 1).
     Radix,
 }
 

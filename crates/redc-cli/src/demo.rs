@@ -31,7 +31,11 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
 
 /// 001 §3.1: X = 147, Y = 92, M = 251, R = 2^8.
 fn worked_example(out: &mut String) {
-    out.push_str("== Montgomery product, the worked example of 001 §3.1 (w = 8) ==\n");
+    let _ = writeln!(
+        out,
+        "== Montgomery product, the worked example of {} §3.1 (w = 8) ==",
+        redc_hw::citation::FDFM.short()
+    );
     let m = Modulus::<u8>::new(&Nat::from_u64(251)).expect("251 is odd");
     // The residue whose Montgomery digits are x is to_mont(x·R^-1 mod M);
     // R^-1 = 256^-1 mod 251 = 5^-1 mod 251 = 201.
@@ -223,6 +227,10 @@ fn hardware(out: &mut String) -> anyhow::Result<()> {
             e.paper.unwrap_or_default(),
             e.model
         );
+    }
+    out.push_str("The papers (000-004, cited by number above):\n");
+    for c in redc_hw::Citation::ALL {
+        let _ = writeln!(out, "  {c}");
     }
     Ok(())
 }

@@ -147,10 +147,10 @@ fn duration(cycles: u64, mhz: f64) -> String {
 /// The header lines and JSON fields every report starts with.
 fn header(arch: &Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str) -> (String, Value) {
     let text = format!(
-        "redc sim {}: {what} (seed {}), {}\n  datapath        {}-bit digits, size parameter {}, R = 2^{}, inputs below {}\n  clock           {} MHz\n",
+        "redc sim {}: {what} (seed {})\n  paper           {}\n  datapath        {}-bit digits, size parameter {}, R = 2^{}, inputs below {}\n  clock           {} MHz\n",
         arch.name(),
         a.seed,
-        arch.paper().file(),
+        arch.paper().citation(),
         circuit.digit_bits(),
         circuit.digits(),
         circuit.r_log2(),
@@ -160,6 +160,7 @@ fn header(arch: &Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str)
     let json = json!({
         "arch": arch.name(),
         "paper": arch.paper().file(),
+        "citation": arch.paper().citation().json(),
         "bits": a.bits,
         "seed": a.seed,
         "modulus": format!("0x{}", circuit.modulus().to_hex()),
@@ -405,15 +406,29 @@ fn tables(paper: &str, as_json: bool) -> anyhow::Result<ExitCode> {
             bad_input!("--table: unknown paper '{paper}'; one of {}, all", all.join(", "))
         })?]
     };
-    let tables: Vec<Table> = papers.into_iter().flat_map(Paper::tables).collect();
-    let unexplained: usize = tables.iter().map(|t| t.unexplained().len()).sum();
+    let tables: Vec<(Paper, Table)> = papers
+        .into_iter()
+        .flat_map(|p| p.tables().into_iter().map(move |t| (p, t)))
+        .collect();
+    let unexplained: usize = tables.iter().map(|(_, t)| t.unexplained().len()).sum();
     let text = if as_json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&tables.iter().map(table_json).collect::<Vec<_>>())?
-        )
+        let all: Vec<Value> = tables.iter().map(|(p, t)| table_json(*p, t)).collect();
+        format!("{}\n", serde_json::to_string_pretty(&all)?)
     } else {
-        tables.iter().map(render).collect::<Vec<_>>().join("\n")
+        // Each paper's tables under its citation.
+        let mut out = String::new();
+        let mut last = None;
+        for (p, t) in &tables {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            if last != Some(*p) {
+                out += &format!("# {}\n\n", p.citation());
+                last = Some(*p);
+            }
+            out += &render(t);
+        }
+        out
     };
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
@@ -460,9 +475,12 @@ pub(crate) fn render(t: &Table) -> String {
     out
 }
 
-fn table_json(t: &Table) -> Value {
+/// One table as JSON, with the citation of its paper (`source` keeps the
+/// file name it always had).
+fn table_json(paper: Paper, t: &Table) -> Value {
     json!({
         "source": t.source,
+        "citation": paper.citation().json(),
         "title": t.title,
         "entries": t.entries.iter().map(|e| json!({
             "row": e.row,

@@ -117,6 +117,81 @@ fn tables_print_with_every_difference_explained() {
     }
 }
 
+/// Users see a paper by its title, authors and venue; the file name is only
+/// the citation key (and stays in the JSON as it was).
+#[test]
+fn papers_are_named_by_title_and_authors() {
+    const TITLE: &str = "The Parallel FDFM Processor Core Approach for CRT-based RSA Decryption";
+    const AUTHORS: &str = "Ito, Nakano, Song";
+    const VENUE: &str = "International Journal of Networking and Computing";
+    let named = |text: &str| text.contains(TITLE) && text.contains(AUTHORS) && text.contains(VENUE);
+
+    // Table headings.
+    let text = redc(&["sim", "--table", "fdfm"], 0);
+    let first = text.lines().next().unwrap_or_default();
+    assert!(named(first) && first.ends_with("(001)"), "{first}");
+    let text = redc(&["sim", "--table", "all"], 0);
+    for c in redc_hw::Citation::ALL {
+        assert!(text.contains(&format!("# {c}\n")), "{c}");
+    }
+    // A paper whose text gives no title or authors says so.
+    assert!(
+        text.contains("[title, authors, venue and year not given in the text] (000)"),
+        "{text}"
+    );
+    let v = json(&redc(&["sim", "--table", "fdfm", "--json"], 0));
+    for t in v.as_array().unwrap() {
+        assert_eq!(t["citation"]["title"], TITLE);
+        assert_eq!(t["citation"]["authors"][0], "Yasuaki Ito");
+        assert!(t["source"].as_str().unwrap().starts_with("001_24b3bbce8c558126.txt"));
+    }
+
+    // A run: the header names the paper, not the file.
+    let text = redc(&["sim", "fdfm", "--bits", "64"], 0);
+    let paper = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("paper"))
+        .unwrap_or_default();
+    assert!(named(paper), "{text}");
+    assert!(!text.contains(".txt"), "{text}");
+    let v = json(&redc(&["sim", "fdfm", "--bits", "64", "--json"], 0));
+    assert_eq!(v["paper"], "001_24b3bbce8c558126.txt");
+    assert_eq!(v["citation"]["title"], TITLE);
+    assert_eq!(v["citation"]["key"], "001");
+    let v = json(&redc(&["sim", "csa-radix2", "--bits", "64", "--json"], 0));
+    assert_eq!(v["citation"]["authors"], serde_json::json!(["Richa Garg", "Renu Vig"]));
+    assert!(v["citation"]["venue"].is_null());
+
+    // The vectors: the manifest, the JSON and the text files.
+    let dir = scratch_dir("hw-citation");
+    for format in ["readmemh", "json", "hex"] {
+        let out = dir.join(format);
+        let args = [
+            "vectors", "fdfm", "--count", "2", "--bits", "40", "--format", format, "-o",
+        ];
+        redc(&[&args[..], &[out.to_str().unwrap()]].concat(), 0);
+        match format {
+            "readmemh" => {
+                let m = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+                assert_eq!(m["paper"], "001_24b3bbce8c558126.txt");
+                assert_eq!(m["citation"]["title"], TITLE);
+                assert_eq!(m["citation"]["authors"][2], "Bo Song");
+                assert!(named(m["citation"]["citation"].as_str().unwrap()), "{m}");
+                let mem = std::fs::read_to_string(out.join("n.mem")).unwrap();
+                assert!(mem.lines().any(|l| l.starts_with("// paper: ") && named(l)), "{mem}");
+            }
+            "json" => {
+                let v = json(&std::fs::read_to_string(out.join("vectors.json")).unwrap());
+                assert_eq!(v["citation"]["title"], TITLE);
+            }
+            _ => {
+                let text = std::fs::read_to_string(out.join("vectors.txt")).unwrap();
+                assert!(text.lines().any(|l| l.starts_with("# paper: ") && named(l)), "{text}");
+            }
+        }
+    }
+}
+
 /// Python checks every case: result·2^r ≡ a·b (mod n), and the per-step
 /// trace registers fit their widths.
 const PY_CHECK: &str = r#"

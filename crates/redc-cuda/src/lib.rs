@@ -2,8 +2,9 @@
 //! behind [`redc::engine::device::Device`].
 //!
 //! The papers take the products off the processor: to a dataflow engine
-//! (000_be478b6750af4540.txt §4) or to an FPGA filled with 320 small
-//! Montgomery cores (001_24b3bbce8c558126.txt). A GPU is today's
+//! (000 §4, RSA on the Maxeler dataflow platform) or to an FPGA filled with
+//! 320 small Montgomery cores (001, Ito, Nakano, Song, "The Parallel FDFM
+//! Processor Core Approach for CRT-based RSA Decryption"). A GPU is today's
 //! equivalent: thousands of 32-bit multipliers, each thread (or a group of
 //! up to 32 threads) running one exponentiation of a batch.
 //!

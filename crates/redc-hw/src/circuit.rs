@@ -146,18 +146,24 @@ impl fmt::Debug for Arch {
 }
 
 /// The papers, by the short names `redc sim --table` takes. Their names,
-/// files and tables are listed in the registry.
+/// citations ([`Paper::citation`]: title, authors, venue; the file is the
+/// key) and tables are listed in the registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Paper {
-    /// 001_24b3bbce8c558126.txt.
+    /// Ito, Nakano, Song: the parallel FDFM processor core (001,
+    /// [`citation::FDFM`](crate::citation::FDFM)).
     Fdfm,
-    /// 002_aa2657bb2bc73547.txt.
+    /// High-radix Montgomery exponentiation on a systolic array (002,
+    /// [`citation::BLUM_PAAR`](crate::citation::BLUM_PAAR)).
     BlumPaar,
-    /// 003_4c508dab9c4d2fd2.txt.
+    /// Garg, Vig: carry-save Montgomery multiplication and an RSA processor
+    /// (003, [`citation::CARRY_SAVE`](crate::citation::CARRY_SAVE)).
     CarrySave,
-    /// 004_b65c74827168229f.txt.
+    /// Perin, Mesquita, Martins: systolic versus multiplexed (004,
+    /// [`citation::PERIN`](crate::citation::PERIN)).
     Perin,
-    /// 000_be478b6750af4540.txt.
+    /// RSA on the Maxeler dataflow platform (000,
+    /// [`citation::DATAFLOW`](crate::citation::DATAFLOW)).
     Dataflow,
 }
 

@@ -3,15 +3,17 @@
 //! Each model computes exactly what its circuit computes — digit by digit,
 //! carry by carry, register by register — and counts the clock cycles the
 //! circuit takes, so that RTL can be checked against it and architectures
-//! compared on equal terms. One module per paper:
+//! compared on equal terms. One module per paper (the number is the paper's
+//! file in `../shared/papers`; [`citation`] has each paper's record: 000
+//! prints no title, authors or venue, and 002 is named as 001 cites it):
 //!
 //! | module | paper | architectures |
 //! |---|---|---|
-//! | [`fdfm`] | 001_24b3bbce8c558126.txt (Ito, Nakano, Song) | `fdfm` |
-//! | [`blum_paar`] | 002_aa2657bb2bc73547.txt (Blum, Paar) | `blum-paar` |
-//! | [`carry_save`] | 003_4c508dab9c4d2fd2.txt (Garg, Vig) | `csa-radix2`, `csa-radix4` |
-//! | [`perin`] | 004_b65c74827168229f.txt (Perin, Mesquita, Martins) | `perin-systolic`, `perin-multiplexed` |
-//! | [`dataflow`] | 000_be478b6750af4540.txt (Maxeler dataflow RSA) | `dataflow` |
+//! | [`fdfm`] | Ito, Nakano, Song, "The Parallel FDFM Processor Core Approach for CRT-based RSA Decryption", International Journal of Networking and Computing (001) | `fdfm` |
+//! | [`blum_paar`] | Blum, Paar, "High-radix Montgomery modular exponentiation on reconfigurable hardware", IEEE Transactions on Computers 50(7), 2001 (002) | `blum-paar` |
+//! | [`carry_save`] | Garg, Vig, "An Efficient Montgomery Multiplication Algorithm and RSA Cryptographic Processor" (003) | `csa-radix2`, `csa-radix4` |
+//! | [`perin`] | Perin, Mesquita, Martins, "Montgomery Modular Multiplication on Reconfigurable Hardware: Systolic versus Multiplexed Implementation", International Journal of Reconfigurable Computing, 2011 (004) | `perin-systolic`, `perin-multiplexed` |
+//! | [`dataflow`] | a dataflow-based implementation of RSA on the Maxeler platform (000) | `dataflow` |
 //!
 //! Every model implements [`Circuit`] and declares its [`Arch`] entry; the
 //! registry, [`Arch::ALL`], lists them, and [`build`] makes a model from an
@@ -24,6 +26,7 @@
 pub mod blum_paar;
 pub mod carry_save;
 mod circuit;
+pub mod citation;
 pub mod dataflow;
 pub mod fdfm;
 pub mod perin;
@@ -37,6 +40,7 @@ pub use circuit::{
     Arch, Build, Circuit, CrtDecrypt, CrtKey, CrtRun, CrtSupport, ExpRun, HwError, HwOption, Paper, ProductRun, Reg,
     Step,
 };
+pub use citation::Citation;
 pub use registry::{build, crt_decrypt, crt_support};
 pub use table::{Entry, Table};
 

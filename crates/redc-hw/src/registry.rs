@@ -9,7 +9,7 @@
 //! function, [`CrtSupport`]), its `pub mod` line in `lib.rs`, and one line in
 //! [`Arch::ALL`].
 
-use crate::{Arch, Big, Circuit, CrtDecrypt, CrtKey, CrtRun, CrtSupport, HwError, HwOption, Paper, Table};
+use crate::{Arch, Big, Circuit, Citation, CrtDecrypt, CrtKey, CrtRun, CrtSupport, HwError, HwOption, Paper, Table};
 
 impl Arch {
     /// Every architecture, in paper order: one line each.
@@ -52,8 +52,14 @@ impl Paper {
         self.describe().0
     }
 
-    /// The paper's file in `../shared/papers`.
+    /// The paper's file in `../shared/papers`: its citation key.
     pub fn file(self) -> &'static str {
+        self.describe().1.file
+    }
+
+    /// Title, authors and venue, as the paper's text gives them: how users
+    /// see the paper named.
+    pub fn citation(self) -> &'static Citation {
         self.describe().1
     }
 
@@ -62,14 +68,15 @@ impl Paper {
         (self.describe().2)()
     }
 
-    /// CLI name, file and tables of each paper.
-    fn describe(self) -> (&'static str, &'static str, fn() -> Vec<Table>) {
+    /// CLI name, citation (with the file) and tables of each paper.
+    fn describe(self) -> (&'static str, &'static Citation, fn() -> Vec<Table>) {
+        use crate::citation;
         match self {
-            Paper::Fdfm => ("fdfm", crate::fdfm::FILE, crate::fdfm::tables),
-            Paper::BlumPaar => ("blum-paar", crate::blum_paar::FILE, crate::blum_paar::tables),
-            Paper::CarrySave => ("carry-save", crate::carry_save::FILE, crate::carry_save::tables),
-            Paper::Perin => ("perin", crate::perin::FILE, crate::perin::tables),
-            Paper::Dataflow => ("dataflow", crate::dataflow::FILE, crate::dataflow::tables),
+            Paper::Fdfm => ("fdfm", &citation::FDFM, crate::fdfm::tables),
+            Paper::BlumPaar => ("blum-paar", &citation::BLUM_PAAR, crate::blum_paar::tables),
+            Paper::CarrySave => ("carry-save", &citation::CARRY_SAVE, crate::carry_save::tables),
+            Paper::Perin => ("perin", &citation::PERIN, crate::perin::tables),
+            Paper::Dataflow => ("dataflow", &citation::DATAFLOW, crate::dataflow::tables),
         }
     }
 }

@@ -19,7 +19,7 @@ pub enum Format {
     /// One file per memory (`n.mem`, `a.mem`, `b.mem`, `result.mem`,
     /// `cycles.mem`, `trace_<reg>.mem`), one word per line in hex without a
     /// prefix, as Verilog's `$readmemh` reads them, plus `manifest.json`
-    /// giving each memory's width and depth.
+    /// giving each memory's width and depth and the paper's citation.
     Readmemh,
     /// `vectors.json`: every case with its trace.
     Json,
@@ -174,8 +174,13 @@ impl Vectors {
         )
     }
 
+    /// The architecture's paper, as users see it named.
+    fn paper(&self) -> &'static crate::Citation {
+        self.spec.arch.paper().citation()
+    }
+
     fn text(&self) -> String {
-        let mut out = format!("# {}\n", self.header());
+        let mut out = format!("# {}\n# paper: {}\n", self.header(), self.paper());
         for (i, c) in self.cases.iter().enumerate() {
             out += &format!("\n# case {i}\n");
             for (name, v) in [("n", &c.n), ("a", &c.a), ("b", &c.b), ("result", &c.result)] {
@@ -223,6 +228,8 @@ impl Vectors {
             .collect();
         json!({
             "arch": self.spec.arch.name(),
+            "paper": self.paper().file,
+            "citation": self.paper().json(),
             "bits": self.spec.bits,
             "seed": self.spec.seed,
             "digit_bits": self.digit_bits,
@@ -291,8 +298,9 @@ impl Vectors {
             .map(|(name, bits, words)| {
                 let digits = bits.div_ceil(4).max(1);
                 let mut contents = format!(
-                    "// {}\n// memory {name}: {bits}-bit words, depth {}\n",
+                    "// {}\n// paper: {}\n// memory {name}: {bits}-bit words, depth {}\n",
                     self.header(),
+                    self.paper(),
                     words.len()
                 );
                 for w in words {
@@ -306,6 +314,8 @@ impl Vectors {
             .collect();
         let manifest = json!({
             "arch": self.spec.arch.name(),
+            "paper": self.paper().file,
+            "citation": self.paper().json(),
             "bits": self.spec.bits,
             "seed": self.spec.seed,
             "count": self.cases.len(),

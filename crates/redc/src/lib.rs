@@ -1,9 +1,27 @@
 //! redc — Montgomery multiplication the way the papers describe it.
 //!
+//! The papers, cited by number (the number starts the paper's file name in
+//! `../shared/papers`; crate `redc-hw` holds these records as
+//! `redc_hw::citation`):
+//!
+//! - 000: a dataflow-based implementation of RSA on the Maxeler platform
+//!   (title, authors and venue not given in the text);
+//! - 001: Ito, Nakano, Song, "The Parallel FDFM Processor Core Approach for
+//!   CRT-based RSA Decryption", International Journal of Networking and
+//!   Computing;
+//! - 002: Blum, Paar, "High-radix Montgomery modular exponentiation on
+//!   reconfigurable hardware", IEEE Transactions on Computers 50(7), 2001
+//!   (as 001 cites it; 002's text starts at the abstract);
+//! - 003: Garg, Vig, "An Efficient Montgomery Multiplication Algorithm and
+//!   RSA Cryptographic Processor" (venue not given in the text);
+//! - 004: Perin, Mesquita, Martins, "Montgomery Modular Multiplication on
+//!   Reconfigurable Hardware: Systolic versus Multiplexed Implementation",
+//!   International Journal of Reconfigurable Computing, 2011.
+//!
 //! Layers, bottom up (data flows one way):
 //!
 //! - [`word`]: the digit type of width `w` in {8, 16, 32, 64}
-//!   (000_be478b6750af4540.txt §2, the "stem type").
+//!   (000 §2, the "stem type").
 //! - [`nat`]: public natural numbers as little-endian digit vectors — text,
 //!   bytes, add, sub, schoolbook multiply, Knuth division; [`secret`]:
 //!   [`SecretNat`], a secret of a fixed, public number of digits.
