@@ -12,6 +12,7 @@ use redc::Engine;
 use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
 use serde_json::{Map, Value, json};
 use std::process::ExitCode;
+use zeroize::Zeroizing;
 
 /// The OAEP label hash, MGF1 hash and label of `a`.
 fn oaep_params(a: &RsaMessageArgs) -> anyhow::Result<(HashAlg, HashAlg, Vec<u8>)> {
@@ -73,8 +74,8 @@ fn write_all(mut sink: Sink, bytes: &[u8]) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Run `redc rsa private-batch`, [`jsonl::CHUNK`] lines at a time: the raw
-/// operation runs a chunk as one engine batch, the schemes line by line.
+/// Run `redc rsa private-batch`, [`jsonl::CHUNK`] lines at a time, each
+/// chunk one engine batch.
 pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode> {
     let key = load_private(&a.key, &a.password)?;
     let hash = parse_hash(&a.hash, "--hash")?;
@@ -89,8 +90,8 @@ pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode
     )
 }
 
-/// Run `redc rsa public-batch`, [`jsonl::CHUNK`] lines at a time: the raw
-/// operation runs a chunk as one engine batch, the schemes line by line.
+/// Run `redc rsa public-batch`, [`jsonl::CHUNK`] lines at a time, each
+/// chunk one engine batch.
 pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> {
     let key = load_public(&a.key, &a.password, "--key")?;
     let hash = parse_hash(&a.hash, "--hash")?;
@@ -110,13 +111,8 @@ pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> 
     )
 }
 
-/// A scheme's private operation on one line: key, hash, input.
-type PrivateLineOp = fn(&RsaPrivateKey, HashAlg, &[u8]) -> Result<Vec<u8>, Error>;
-
-/// A scheme's public operation on one line: key, hash, input, signature.
-type PublicLineOp = fn(&RsaPublicKey, HashAlg, &[u8], &[u8]) -> Result<Value, LineError>;
-
-/// The private operation `op` on every input of a chunk.
+/// The private operation `op` on every input of a chunk, as one engine
+/// batch (the library's batch form of each scheme).
 fn private_ops(
     engine: &Engine,
     key: &RsaPrivateKey,
@@ -124,26 +120,23 @@ fn private_ops(
     hash: HashAlg,
     inputs: &[Vec<u8>],
 ) -> Vec<Result<Value, LineError>> {
-    let one: PrivateLineOp = match op {
-        PrivateOp::Raw => {
-            let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
-            return hazmat::raw_private_batch(engine, key, &inputs, &mut OsRng)
-                .into_iter()
-                .map(|m| out(m.map(|m| m.to_vec())))
-                .collect();
-        }
-        PrivateOp::SignPss => |key, hash, input| pss::sign(key, hash, hash, None, input, &mut OsRng),
-        PrivateOp::SignPkcs1v15 => |key, hash, input| pkcs1v15::sign(key, hash, input, &mut OsRng),
-        PrivateOp::DecryptOaep => {
-            |key, hash, input| oaep::decrypt(key, hash, hash, &[], input, &mut OsRng).map(|m| m.to_vec())
-        }
-        PrivateOp::DecryptPkcs1v15 => |key, _, input| pkcs1v15::decrypt(key, input, &mut OsRng).map(|m| m.to_vec()),
+    let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+    let secret = |answers: Vec<Result<Zeroizing<Vec<u8>>, Error>>| -> Vec<Result<Vec<u8>, Error>> {
+        answers.into_iter().map(|m| m.map(|m| m.to_vec())).collect()
     };
-    inputs.iter().map(|input| out(one(key, hash, input))).collect()
+    let answers = match op {
+        PrivateOp::Raw => secret(hazmat::raw_private_batch(engine, key, &inputs, &mut OsRng)),
+        PrivateOp::SignPss => pss::sign_batch(engine, key, hash, hash, None, &inputs, &mut OsRng),
+        PrivateOp::SignPkcs1v15 => pkcs1v15::sign_batch(engine, key, hash, &inputs, &mut OsRng),
+        PrivateOp::DecryptOaep => secret(oaep::decrypt_batch(engine, key, hash, hash, &[], &inputs, &mut OsRng)),
+        PrivateOp::DecryptPkcs1v15 => secret(pkcs1v15::decrypt_batch(engine, key, &inputs, &mut OsRng)),
+    };
+    answers.into_iter().map(out).collect()
 }
 
 /// The public operation `op` on every (input, signature) of a chunk (the
-/// signature is empty for the operations that take none).
+/// signature is empty for the operations that take none), as one engine
+/// batch.
 fn public_ops(
     engine: &Engine,
     key: &RsaPublicKey,
@@ -151,20 +144,33 @@ fn public_ops(
     hash: HashAlg,
     lines: &[(Vec<u8>, Vec<u8>)],
 ) -> Vec<Result<Value, LineError>> {
-    let one: PublicLineOp = match op {
-        PublicOp::Raw => {
-            let inputs: Vec<&[u8]> = lines.iter().map(|(input, _)| input.as_slice()).collect();
-            return hazmat::raw_public_batch(engine, key, &inputs)
-                .into_iter()
-                .map(out)
-                .collect();
-        }
-        PublicOp::VerifyPss => |key, hash, input, sig| verdict(pss::verify(key, hash, hash, None, input, sig)),
-        PublicOp::VerifyPkcs1v15 => |key, hash, input, sig| verdict(pkcs1v15::verify(key, hash, input, sig)),
-        PublicOp::EncryptOaep => |key, hash, input, _| out(oaep::encrypt(key, hash, hash, &[], input, &mut OsRng)),
-        PublicOp::EncryptPkcs1v15 => |key, _, input, _| out(pkcs1v15::encrypt(key, input, &mut OsRng)),
-    };
-    lines.iter().map(|(input, sig)| one(key, hash, input, sig)).collect()
+    let inputs: Vec<&[u8]> = lines.iter().map(|(input, _)| input.as_slice()).collect();
+    let pairs: Vec<(&[u8], &[u8])> = lines
+        .iter()
+        .map(|(input, sig)| (input.as_slice(), sig.as_slice()))
+        .collect();
+    match op {
+        PublicOp::Raw => hazmat::raw_public_batch(engine, key, &inputs)
+            .into_iter()
+            .map(out)
+            .collect(),
+        PublicOp::VerifyPss => pss::verify_batch(engine, key, hash, hash, None, &pairs)
+            .into_iter()
+            .map(verdict)
+            .collect(),
+        PublicOp::VerifyPkcs1v15 => pkcs1v15::verify_batch(engine, key, hash, &pairs)
+            .into_iter()
+            .map(verdict)
+            .collect(),
+        PublicOp::EncryptOaep => oaep::encrypt_batch(engine, key, hash, hash, &[], &inputs, &mut OsRng)
+            .into_iter()
+            .map(out)
+            .collect(),
+        PublicOp::EncryptPkcs1v15 => pkcs1v15::encrypt_batch(engine, key, &inputs, &mut OsRng)
+            .into_iter()
+            .map(out)
+            .collect(),
+    }
 }
 
 /// `{"valid": true|false}`, or the line's error.

@@ -14,8 +14,9 @@ pub use crate::crt::CrtMode;
 use crate::error::{Error, Result};
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 pub use crate::primitive::{i2osp, os2ip};
-use crate::primitive::{on_ok, private::private_batch, rsa_private_batch, rsa_public_batch};
+use crate::primitive::{on_ok, private::private_batch, rsa_private_batch, rsa_public_batch, rsadp_bytes_batch};
 use rand_core::CryptoRngCore;
+use redc::engine::default_engine;
 use redc::{Engine, SecretNat};
 use zeroize::Zeroizing;
 
@@ -115,7 +116,7 @@ pub fn raw_private_with(
 ) -> Result<Zeroizing<Vec<u8>>> {
     let k = key.public_key().size();
     let c = Zeroizing::new(representative(input, k)?);
-    let m = rsadp_with(redc::engine::default_engine(), key, &c, mode, rng)?;
+    let m = rsadp_with(default_engine(), key, &c, mode, rng)?;
     m.to_be_bytes(k).ok_or(Error::OutOfRange)
 }
 
@@ -137,10 +138,12 @@ pub fn pkcs1v15_decrypt_explicit(
     ct: &[u8],
     rng: &mut impl CryptoRngCore,
 ) -> Result<Zeroizing<Vec<u8>>> {
-    let em = crate::pkcs1v15::rsadp_bytes(key, ct, rng)?;
-    let (good, index) = crate::pkcs1v15::eme_decode_ct(&em);
-    if !bool::from(good) {
-        return Err(Error::Decryption);
-    }
-    Ok(Zeroizing::new(em[index..].to_vec()))
+    let decode = |_: &[u8], em: Zeroizing<Vec<u8>>| {
+        let (good, index) = crate::pkcs1v15::eme_decode_ct(&em);
+        if !bool::from(good) {
+            return Err(Error::Decryption);
+        }
+        Ok(Zeroizing::new(em[index..].to_vec()))
+    };
+    crate::primitive::single(rsadp_bytes_batch(default_engine(), key, &[ct], 11, rng, decode))
 }

@@ -9,9 +9,11 @@ use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
-use crate::primitive::{i2osp, os2ip};
+use crate::primitive::{fail_all, i2osp, os2ip, public_scheme, rsadp_bytes_batch, single};
 use crate::tail::tail;
 use rand_core::CryptoRngCore;
+use redc::Engine;
+use redc::engine::default_engine;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroizing;
 
@@ -32,11 +34,24 @@ pub fn encrypt(
     msg: &[u8],
     rng: &mut impl CryptoRngCore,
 ) -> Result<Vec<u8>> {
+    single(encrypt_batch(default_engine(), key, hash, mgf_hash, label, &[msg], rng))
+}
+
+/// [`encrypt`] for every message of `msgs`, in order, the public
+/// operations as one batch on `engine`; a message too long gets its own
+/// error.
+pub fn encrypt_batch(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    label: &[u8],
+    msgs: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Vec<u8>>> {
     let k = key.size();
-    let em = eme_encode(hash, mgf_hash, label, msg, k, rng)?;
-    let m = Zeroizing::new(os2ip(&em));
-    let c = key.rsaep(&m)?;
-    Ok(i2osp(&c, k)?.to_vec())
+    let encode = |msg: &&[u8]| Ok(os2ip(&eme_encode(hash, mgf_hash, label, msg, k, &mut *rng)?));
+    public_scheme(engine, key, msgs, encode, |_, c| Ok(i2osp(&c?, k)?.to_vec()))
 }
 
 /// RSAES-OAEP-DECRYPT (RFC 8017 §7.1.2): the ciphertext must be `k` bytes;
@@ -54,22 +69,29 @@ pub fn decrypt(
     ct: &[u8],
     rng: &mut impl CryptoRngCore,
 ) -> Result<Zeroizing<Vec<u8>>> {
-    check_hashes(hash, mgf_hash)?;
-    let k = key.public_key().size();
-    let h_len = hash.output_len();
-    // Step 1: length checking.
-    if ct.len() != k || k < 2 * h_len + 2 {
-        return Err(Error::Decryption);
+    single(decrypt_batch(default_engine(), key, hash, mgf_hash, label, &[ct], rng))
+}
+
+/// [`decrypt`] for every ciphertext of `cts`, in order, the private
+/// operations as one batch on `engine`; each invalid ciphertext gets the
+/// one [`Error::Decryption`].
+pub fn decrypt_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    label: &[u8],
+    cts: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+    if let Err(e) = check_hashes(hash, mgf_hash) {
+        return fail_all(cts.len(), &e);
     }
-    // Step 2: RSA decryption.
-    let c = os2ip(ct);
-    let m = key.rsadp(&c, rng).map_err(|e| match e {
-        Error::OutOfRange => Error::Decryption,
-        other => other,
-    })?;
-    let em = m.to_be_bytes(k).ok_or(Error::Decryption)?;
-    // Step 3: EME-OAEP decoding.
-    eme_decode(hash, mgf_hash, label, &em)
+    // Step 1 (length), step 2 (RSADP), step 3: EME-OAEP decoding.
+    let min_k = 2 * hash.output_len() + 2;
+    rsadp_bytes_batch(engine, key, cts, min_k, rng, |_, em| {
+        eme_decode(hash, mgf_hash, label, &em)
+    })
 }
 
 /// EME-OAEP encoding (RFC 8017 §7.1.1 step 2) for a `k`-byte modulus:

@@ -13,9 +13,11 @@ use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
-use crate::primitive::{i2osp, os2ip};
+use crate::primitive::{i2osp, os2ip, private_scheme, public_scheme, rsadp_bytes_batch, single};
 use crate::tail::tail;
 use rand_core::CryptoRngCore;
+use redc::engine::default_engine;
+use redc::{Engine, SecretNat};
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroizing;
@@ -25,21 +27,34 @@ use zeroize::Zeroizing;
 ///
 /// Errors: [`Error::MessageTooLong`] when `mLen > k - 11`.
 pub fn encrypt(key: &RsaPublicKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+    single(encrypt_batch(default_engine(), key, &[msg], rng))
+}
+
+/// [`encrypt`] for every message of `msgs`, in order, the public
+/// operations as one batch on `engine`; a message too long gets its own
+/// error.
+pub fn encrypt_batch(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    msgs: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Vec<u8>>> {
     let k = key.size();
-    if msg.len() + 11 > k {
-        return Err(Error::MessageTooLong {
-            len: msg.len(),
-            max: k.saturating_sub(11),
-        });
-    }
-    let ps_len = k - msg.len() - 3;
-    let mut em = Zeroizing::new(vec![0u8; k]);
-    em[1] = 0x02;
-    non_zero_random(&mut em[2..2 + ps_len], rng)?;
-    em[3 + ps_len..].copy_from_slice(msg);
-    let m = Zeroizing::new(os2ip(&em));
-    let c = key.rsaep(&m)?;
-    Ok(i2osp(&c, k)?.to_vec())
+    let encode = |msg: &&[u8]| {
+        if msg.len() + 11 > k {
+            return Err(Error::MessageTooLong {
+                len: msg.len(),
+                max: k.saturating_sub(11),
+            });
+        }
+        let ps_len = k - msg.len() - 3;
+        let mut em = Zeroizing::new(vec![0u8; k]);
+        em[1] = 0x02;
+        non_zero_random(&mut em[2..2 + ps_len], &mut *rng)?;
+        em[3 + ps_len..].copy_from_slice(msg);
+        Ok(os2ip(&em))
+    };
+    public_scheme(engine, key, msgs, encode, |_, c| Ok(i2osp(&c?, k)?.to_vec()))
 }
 
 /// RSAES-PKCS1-v1_5-DECRYPT (RFC 8017 §7.2.2) with implicit rejection
@@ -57,7 +72,24 @@ pub fn encrypt(key: &RsaPublicKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> 
 /// ciphertext is not `k` bytes or is not less than `n`;
 /// [`Error::FaultDetected`] and [`Error::Rng`] from the private operation.
 pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
-    let em = rsadp_bytes(key, ct, rng)?;
+    single(decrypt_batch(default_engine(), key, &[ct], rng))
+}
+
+/// [`decrypt`] for every ciphertext of `cts`, in order, the private
+/// operations as one batch on `engine`.
+pub fn decrypt_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    cts: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+    rsadp_bytes_batch(engine, key, cts, 11, rng, |ct, em| implicit_rejection(key, ct, &em))
+}
+
+/// Draft-irtf-cfrg-rsa-guidance §7.2 steps 3–4 on `em`, the decrypted
+/// `ct`: its message if the padding is valid, else the synthetic one,
+/// chosen without branching.
+fn implicit_rejection(key: &RsaPrivateKey, ct: &[u8], em: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     let k = em.len();
 
     // Step 3 of draft §7.2: the synthetic message and its length.
@@ -80,7 +112,7 @@ pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> 
     let syn_index = (k - usize::from(syn_len)) as u32;
 
     // Step 4: decode the real message, then choose without branching.
-    let (good, msg_index) = eme_decode_ct(&em);
+    let (good, msg_index) = eme_decode_ct(em);
     let index = u32::conditional_select(&syn_index, &(msg_index as u32), good) as usize;
     let mut out = Zeroizing::new(vec![0u8; k]);
     for ((o, &real), &fake) in out.iter_mut().zip(em.iter()).zip(synthetic.iter()) {
@@ -100,12 +132,37 @@ pub fn sign(key: &RsaPrivateKey, hash: HashAlg, msg: &[u8], rng: &mut impl Crypt
 /// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of a precomputed `digest`
 /// (`hLen` bytes of `hash`).
 pub fn sign_digest(key: &RsaPrivateKey, hash: HashAlg, digest: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+    single(sign_digests(default_engine(), key, hash, &[digest], rng))
+}
+
+/// [`sign`] for every message of `msgs`, in order, the private operations
+/// as one batch on `engine`.
+pub fn sign_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    msgs: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Vec<u8>>> {
+    let digests: Vec<Vec<u8>> = msgs.iter().map(|m| hash.digest(m)).collect();
+    let digests: Vec<&[u8]> = digests.iter().map(Vec::as_slice).collect();
+    sign_digests(engine, key, hash, &digests, rng)
+}
+
+/// [`sign_digest`] for every digest, as one batch on `engine`.
+fn sign_digests(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    digests: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Vec<u8>>> {
     let k = key.public_key().size();
-    let em = emsa_encode(hash, digest, k)?;
     // EM starts with 0x00, so m < 256^(k-1) <= n.
-    let s = key.rsadp(&os2ip(&em), rng)?;
+    let encode = |digest: &&[u8], _: &mut _| Ok(os2ip(&emsa_encode(hash, digest, k)?));
     // The signature leaves the private path: public from here on.
-    Ok(i2osp(&s.into_revealed(), k)?.to_vec())
+    let finish = |_: &&[u8], s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
+    private_scheme(engine, key, digests, rng, encode, finish)
 }
 
 /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2): recompute the encoding of
@@ -121,21 +178,49 @@ pub fn verify(key: &RsaPublicKey, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Resu
 /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) against a precomputed
 /// `digest` (`hLen` bytes of `hash`).
 pub fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<()> {
+    single(verify_digests(default_engine(), key, hash, &[(digest, sig)]))
+}
+
+/// [`verify`] for every `(message, signature)` of `items`, in order, the
+/// public operations as one batch on `engine`: `Ok(())` for a valid
+/// signature, [`Error::Verification`] for an invalid one.
+pub fn verify_batch(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(&[u8], &[u8])]) -> Vec<Result<()>> {
+    let digests: Vec<Vec<u8>> = items.iter().map(|(m, _)| hash.digest(m)).collect();
+    let items: Vec<(&[u8], &[u8])> = digests
+        .iter()
+        .zip(items)
+        .map(|(d, (_, sig))| (d.as_slice(), *sig))
+        .collect();
+    verify_digests(engine, key, hash, &items)
+}
+
+/// [`verify_digest`] for every `(digest, signature)`, as one batch on `engine`.
+fn verify_digests(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(&[u8], &[u8])]) -> Vec<Result<()>> {
     let k = key.size();
-    let expected = emsa_encode(hash, digest, k)?;
-    // Step 1: length check.
-    if sig.len() != k {
-        return Err(Error::Verification);
-    }
-    // Step 2: RSAVP1 (s >= n is "signature representative out of range").
-    let m = key.rsavp1(&os2ip(sig))?;
-    let em = i2osp(&m, k).map_err(|_| Error::Verification)?;
-    // Step 4: compare.
-    if bool::from(em.ct_eq(&expected[..])) {
-        Ok(())
-    } else {
-        Err(Error::Verification)
-    }
+    let encode = |(digest, sig): &(&[u8], &[u8])| {
+        emsa_encode(hash, digest, k)?;
+        // Step 1: length check.
+        if sig.len() != k {
+            return Err(Error::Verification);
+        }
+        Ok(os2ip(sig))
+    };
+    let finish = |(digest, _): &(&[u8], &[u8]), m: Result<Num>| {
+        // Step 2: RSAVP1 (s >= n is "signature representative out of range").
+        let m = m.map_err(|e| match e {
+            Error::OutOfRange => Error::Verification,
+            other => other,
+        })?;
+        let em = i2osp(&m, k).map_err(|_| Error::Verification)?;
+        // Steps 3–4: encode and compare.
+        let expected = emsa_encode(hash, digest, k)?;
+        if bool::from(em.ct_eq(&expected[..])) {
+            Ok(())
+        } else {
+            Err(Error::Verification)
+        }
+    };
+    public_scheme(engine, key, items, encode, finish)
 }
 
 /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) of a precomputed `digest`:
@@ -168,21 +253,6 @@ pub fn emsa_encode(hash: HashAlg, digest: &[u8], em_len: usize) -> Result<Vec<u8
     em.extend_from_slice(&prefix);
     em.extend_from_slice(digest);
     Ok(em)
-}
-
-/// RFC 8017 §7.2.2 steps 1–2: length check, RSADP, I2OSP. Public failures
-/// (length, `c >= n`) are [`Error::Decryption`].
-pub(crate) fn rsadp_bytes(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
-    let k = key.public_key().size();
-    if ct.len() != k || k < 11 {
-        return Err(Error::Decryption);
-    }
-    let c: Num = os2ip(ct);
-    let m = key.rsadp(&c, rng).map_err(|e| match e {
-        Error::OutOfRange => Error::Decryption,
-        other => other,
-    })?;
-    m.to_be_bytes(k).ok_or(Error::Decryption)
 }
 
 /// EME-PKCS1-v1_5 decoding (RFC 8017 §7.2.2 step 3) in constant time:

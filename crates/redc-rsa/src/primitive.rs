@@ -47,17 +47,6 @@ impl RsaPublicKey {
     pub fn rsaep(&self, m: &Num) -> Result<Num> {
         single(rsa_public_batch(default_engine(), self, core::slice::from_ref(m)))
     }
-
-    /// RSAVP1 for signature verification: like [`RsaPublicKey::rsaep`], but
-    /// a signature representative not below `n` is
-    /// [`Error::Verification`] (the signature does not verify), while an
-    /// engine that cannot run stays an error of its own.
-    pub(crate) fn rsavp1(&self, s: &Num) -> Result<Num> {
-        self.rsaep(s).map_err(|e| match e {
-            Error::OutOfRange => Error::Verification,
-            other => other,
-        })
-    }
 }
 
 impl RsaPrivateKey {
@@ -124,8 +113,77 @@ pub(crate) fn pow_e<B: JobBase + ?Sized>(
     engine.pow_public_exp(&jobs)
 }
 
+/// The batch form of a private-key scheme (signing, decryption) on
+/// `engine`: `encode` each item to its representative (an item it refuses
+/// keeps its error and skips the primitive), RSADP/RSASP1 on the others as
+/// ONE engine batch ([`rsa_private_batch`]: blinded, CRT, checked with
+/// `e`), then `finish` each item with its answer or its error. A scheme's
+/// single operation is this with one item on [`default_engine`].
+pub(crate) fn private_scheme<T, U, R: CryptoRngCore>(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    items: &[T],
+    rng: &mut R,
+    mut encode: impl FnMut(&T, &mut R) -> Result<Num>,
+    mut finish: impl FnMut(&T, Result<SecretNat>) -> Result<U>,
+) -> Vec<Result<U>> {
+    let reps = items.iter().map(|item| encode(item, rng)).collect();
+    let answers = on_ok(reps, |cs: Vec<Num>| rsa_private_batch(engine, key, &cs, rng));
+    items.iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
+}
+
+/// The batch form of a public-key scheme (encryption, verification) on
+/// `engine`: as [`private_scheme`] around RSAEP/RSAVP1
+/// ([`rsa_public_batch`]). The representatives (an encryption's padded
+/// message) are wiped once used.
+pub(crate) fn public_scheme<T, U>(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    items: &[T],
+    mut encode: impl FnMut(&T) -> Result<Num>,
+    mut finish: impl FnMut(&T, Result<Num>) -> Result<U>,
+) -> Vec<Result<U>> {
+    let reps = items.iter().map(&mut encode).collect();
+    let answers = on_ok(reps, |mut xs: Vec<Num>| {
+        let out = rsa_public_batch(engine, key, &xs);
+        xs.iter_mut().for_each(zeroize::Zeroize::zeroize);
+        out
+    });
+    items.iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
+}
+
+/// RSAES decryption steps 1–2 (RFC 8017 §7.1.2, §7.2.2) for every
+/// ciphertext, as one batch on `engine`: the length check (`k` bytes, and
+/// `k >= min_k`), RSADP, I2OSP to `k` bytes, then `decode` (the scheme's
+/// step 3) with the ciphertext and `EM`. Public failures (length, `c >= n`)
+/// are [`Error::Decryption`].
+pub(crate) fn rsadp_bytes_batch<U>(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    cts: &[&[u8]],
+    min_k: usize,
+    rng: &mut impl CryptoRngCore,
+    mut decode: impl FnMut(&[u8], Zeroizing<Vec<u8>>) -> Result<U>,
+) -> Vec<Result<U>> {
+    let k = key.public_key().size();
+    let encode = |ct: &&[u8], _: &mut _| {
+        if ct.len() != k || k < min_k {
+            return Err(Error::Decryption);
+        }
+        Ok(os2ip(ct))
+    };
+    let finish = |ct: &&[u8], m: Result<SecretNat>| {
+        let m = m.map_err(|e| match e {
+            Error::OutOfRange => Error::Decryption,
+            other => other,
+        })?;
+        decode(ct, m.to_be_bytes(k).ok_or(Error::Decryption)?)
+    };
+    private_scheme(engine, key, cts, rng, encode, finish)
+}
+
 /// The one answer of a batch of one.
-fn single<T>(answers: Vec<Result<T>>) -> Result<T> {
+pub(crate) fn single<T>(answers: Vec<Result<T>>) -> Result<T> {
     answers.into_iter().next().unwrap_or(Err(Error::FaultDetected))
 }
 

@@ -6,12 +6,15 @@
 //! length is `1 mod 8`, `EM` is one byte shorter than the modulus, and the
 //! leftmost `8·emLen - emBits` bits of `EM` are always cleared.
 
+use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
-use crate::primitive::{i2osp, os2ip};
+use crate::primitive::{i2osp, os2ip, private_scheme, public_scheme, single};
 use rand_core::CryptoRngCore;
+use redc::engine::default_engine;
+use redc::{Engine, SecretNat};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
@@ -43,21 +46,61 @@ pub fn sign_digest(
     digest: &[u8],
     rng: &mut impl CryptoRngCore,
 ) -> Result<Vec<u8>> {
+    single(sign_digests(
+        default_engine(),
+        key,
+        hash,
+        mgf_hash,
+        salt_len,
+        &[digest],
+        rng,
+    ))
+}
+
+/// [`sign`] for every message of `msgs`, in order, the private operations
+/// as one batch on `engine` (the SIMD lanes, every core, or the GPU); a
+/// message that cannot be signed gets its own error.
+pub fn sign_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    salt_len: Option<usize>,
+    msgs: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Vec<u8>>> {
+    let digests: Vec<Vec<u8>> = msgs.iter().map(|m| hash.digest(m)).collect();
+    let digests: Vec<&[u8]> = digests.iter().map(Vec::as_slice).collect();
+    sign_digests(engine, key, hash, mgf_hash, salt_len, &digests, rng)
+}
+
+/// [`sign_digest`] for every digest, as one batch on `engine`.
+fn sign_digests<R: CryptoRngCore>(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    salt_len: Option<usize>,
+    digests: &[&[u8]],
+    rng: &mut R,
+) -> Vec<Result<Vec<u8>>> {
     let public = key.public_key();
     let k = public.size();
     let em_bits = public.bits() - 1;
     let salt_len = salt_len.unwrap_or(hash.output_len());
-    // RFC 8017 §9.1.1 step 3, before anything is allocated for the salt.
-    if em_bits.div_ceil(8) < hash.output_len().saturating_add(salt_len).saturating_add(2) {
-        return Err(Error::KeyTooSmall);
-    }
-    let mut salt = Zeroizing::new(vec![0u8; salt_len]);
-    rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
-    let em = emsa_pss_encode(hash, mgf_hash, digest, &salt, em_bits)?;
-    // emBits < modBits, so m < 2^(modBits-1) <= n.
-    let s = key.rsadp(&os2ip(&em), rng)?;
+    let encode = |digest: &&[u8], rng: &mut R| {
+        // RFC 8017 §9.1.1 step 3, before anything is allocated for the salt.
+        if em_bits.div_ceil(8) < hash.output_len().saturating_add(salt_len).saturating_add(2) {
+            return Err(Error::KeyTooSmall);
+        }
+        let mut salt = Zeroizing::new(vec![0u8; salt_len]);
+        rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
+        // emBits < modBits, so m < 2^(modBits-1) <= n.
+        Ok(os2ip(&emsa_pss_encode(hash, mgf_hash, digest, &salt, em_bits)?))
+    };
     // The signature leaves the private path: public from here on.
-    Ok(i2osp(&s.into_revealed(), k)?.to_vec())
+    let finish = |_: &&[u8], s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
+    private_scheme(engine, key, digests, rng, encode, finish)
 }
 
 /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) of `msg`; `salt_len` is the
@@ -86,18 +129,66 @@ pub fn verify_digest(
     digest: &[u8],
     sig: &[u8],
 ) -> Result<()> {
-    check_params(hash, mgf_hash, digest)?;
+    single(verify_digests(
+        default_engine(),
+        key,
+        hash,
+        mgf_hash,
+        salt_len,
+        &[(digest, sig)],
+    ))
+}
+
+/// [`verify`] for every `(message, signature)` of `items`, in order, the
+/// public operations as one batch on `engine`: `Ok(())` for a valid
+/// signature, [`Error::Verification`] for an invalid one.
+pub fn verify_batch(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    salt_len: Option<usize>,
+    items: &[(&[u8], &[u8])],
+) -> Vec<Result<()>> {
+    let digests: Vec<Vec<u8>> = items.iter().map(|(m, _)| hash.digest(m)).collect();
+    let items: Vec<(&[u8], &[u8])> = digests
+        .iter()
+        .zip(items)
+        .map(|(d, (_, sig))| (d.as_slice(), *sig))
+        .collect();
+    verify_digests(engine, key, hash, mgf_hash, salt_len, &items)
+}
+
+/// [`verify_digest`] for every `(digest, signature)`, as one batch on `engine`.
+fn verify_digests(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    salt_len: Option<usize>,
+    items: &[(&[u8], &[u8])],
+) -> Vec<Result<()>> {
     let k = key.size();
     let em_bits = key.bits() - 1;
-    // Step 1: length checking.
-    if sig.len() != k {
-        return Err(Error::Verification);
-    }
-    // Step 2: RSAVP1, then EM = I2OSP(m, emLen); m too large is invalid.
-    let m = key.rsavp1(&os2ip(sig))?;
-    let em = i2osp(&m, em_bits.div_ceil(8)).map_err(|_| Error::Verification)?;
-    // Step 3: EMSA-PSS-VERIFY.
-    emsa_pss_verify(hash, mgf_hash, digest, &em, em_bits, salt_len)
+    let encode = |(digest, sig): &(&[u8], &[u8])| {
+        check_params(hash, mgf_hash, digest)?;
+        // Step 1: length checking.
+        if sig.len() != k {
+            return Err(Error::Verification);
+        }
+        Ok(os2ip(sig))
+    };
+    let finish = |(digest, _): &(&[u8], &[u8]), m: Result<Num>| {
+        // Step 2: RSAVP1 (s >= n is invalid), then EM = I2OSP(m, emLen).
+        let m = m.map_err(|e| match e {
+            Error::OutOfRange => Error::Verification,
+            other => other,
+        })?;
+        let em = i2osp(&m, em_bits.div_ceil(8)).map_err(|_| Error::Verification)?;
+        // Step 3: EMSA-PSS-VERIFY.
+        emsa_pss_verify(hash, mgf_hash, digest, &em, em_bits, salt_len)
+    };
+    public_scheme(engine, key, items, encode, finish)
 }
 
 /// EMSA-PSS-ENCODE (RFC 8017 §9.1.1) of `m_hash` with the given `salt`, to

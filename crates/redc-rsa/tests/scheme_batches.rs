@@ -1,0 +1,210 @@
+//! The schemes' batch forms (`pss::sign_batch`/`verify_batch`,
+//! `pkcs1v15::{sign,verify,encrypt,decrypt}_batch`,
+//! `oaep::{encrypt,decrypt}_batch`) on every backend this CPU can run,
+//! against the single operations and num-bigint: batches of 0, 1 and 9
+//! items with bad items among good ones (each gets its own error, the
+//! others their answers), a two-prime and a three-prime key.
+
+#![allow(clippy::print_stderr)] // names the backends a CPU without IFMA skips
+
+use num_bigint::BigUint;
+use rand_core::OsRng;
+use redc::Engine;
+use redc::engine::backend_names;
+use redc_rsa::keygen::{generate, generate_multi};
+use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, oaep, pkcs1v15, pss};
+use std::sync::OnceLock;
+
+const SHA256: HashAlg = HashAlg::Sha256;
+
+fn engines() -> Vec<Engine> {
+    backend_names()
+        .into_iter()
+        .filter_map(|b| match Engine::named(b) {
+            Ok(e) => Some(e),
+            Err(err) => {
+                eprintln!("SKIPPED {b}: {err}");
+                None
+            }
+        })
+        .collect()
+}
+
+/// A 1024-bit two-prime key and a 2048-bit three-prime key, made once.
+fn keys() -> &'static [RsaPrivateKey; 2] {
+    static KEYS: OnceLock<[RsaPrivateKey; 2]> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let e = Num::from_u64(65537);
+        [
+            generate(1024, &e, &|_| {}).unwrap(),
+            generate_multi(2048, 3, &e, &|_| {}).unwrap(),
+        ]
+    })
+}
+
+/// `count` distinct messages of various lengths.
+fn messages(count: usize) -> Vec<Vec<u8>> {
+    (0..count)
+        .map(|i| (0..i * 7 % 50).map(|j| (i * 31 + j) as u8).collect())
+        .collect()
+}
+
+fn slices(v: &[Vec<u8>]) -> Vec<&[u8]> {
+    v.iter().map(Vec::as_slice).collect()
+}
+
+fn big(bytes: &[u8]) -> BigUint {
+    BigUint::from_bytes_be(bytes)
+}
+
+#[test]
+fn signatures_in_batches() {
+    for engine in engines() {
+        for key in keys() {
+            let public = key.public_key();
+            let (n, d) = (big(&public.n().to_be_bytes()), big(&key.d().reveal().to_be_bytes()));
+            let k = public.size();
+            for count in [0, 1, 9] {
+                let msgs = messages(count);
+                let msgs = slices(&msgs);
+                // PKCS#1 v1.5: deterministic, so equal to the single form and
+                // to EM^d mod n by num-bigint.
+                let sigs = pkcs1v15::sign_batch(&engine, key, SHA256, &msgs, &mut OsRng);
+                assert_eq!(sigs.len(), count);
+                for (msg, sig) in msgs.iter().zip(&sigs) {
+                    let sig = sig.as_ref().unwrap();
+                    assert_eq!(sig, &pkcs1v15::sign(key, SHA256, msg, &mut OsRng).unwrap());
+                    let em = pkcs1v15::emsa_encode(SHA256, &SHA256.digest(msg), k).unwrap();
+                    assert_eq!(big(sig), big(&em).modpow(&d, &n), "{}", engine.name());
+                }
+                // PSS: randomized; every signature verifies, singly and in a batch.
+                let pss_sigs: Vec<Vec<u8>> = pss::sign_batch(&engine, key, SHA256, SHA256, None, &msgs, &mut OsRng)
+                    .into_iter()
+                    .map(Result::unwrap)
+                    .collect();
+                for (msg, sig) in msgs.iter().zip(&pss_sigs) {
+                    pss::verify(public, SHA256, SHA256, None, msg, sig).unwrap();
+                }
+                // Verification: each valid pair, then the same pairs spoiled
+                // three ways (another message, a short signature, s >= n).
+                let mut items: Vec<(&[u8], Vec<u8>)> = msgs.iter().copied().zip(pss_sigs.iter().cloned()).collect();
+                let too_big = vec![0xff; k];
+                for (i, (_, sig)) in items.iter_mut().enumerate() {
+                    match i % 4 {
+                        1 => sig[k / 2] ^= 1,
+                        2 => sig.truncate(k - 1),
+                        3 => sig.clone_from(&too_big),
+                        _ => {}
+                    }
+                }
+                let pairs: Vec<(&[u8], &[u8])> = items.iter().map(|(m, s)| (*m, s.as_slice())).collect();
+                let verdicts = pss::verify_batch(&engine, public, SHA256, SHA256, None, &pairs);
+                for (i, ((msg, sig), verdict)) in pairs.iter().zip(&verdicts).enumerate() {
+                    let single = pss::verify(public, SHA256, SHA256, None, msg, sig);
+                    assert_eq!(verdict, &single, "item {i}");
+                    assert_eq!(verdict.is_ok(), i % 4 == 0, "item {i}");
+                }
+                let v15: Vec<(&[u8], &[u8])> = msgs
+                    .iter()
+                    .copied()
+                    .zip(sigs.iter().map(|s| s.as_ref().unwrap().as_slice()))
+                    .collect();
+                let mut v15 = v15;
+                if count > 1 {
+                    v15[1].0 = b"not the message";
+                }
+                for (i, verdict) in pkcs1v15::verify_batch(&engine, public, SHA256, &v15).iter().enumerate() {
+                    let want = if i == 1 { Err(Error::Verification) } else { Ok(()) };
+                    assert_eq!(verdict, &want, "item {i}");
+                }
+            }
+            // A salt too long for the key: every item says so.
+            let msgs = messages(3);
+            for r in pss::sign_batch(&engine, key, SHA256, SHA256, Some(k), &slices(&msgs), &mut OsRng) {
+                assert_eq!(r, Err(Error::KeyTooSmall));
+            }
+        }
+    }
+}
+
+#[test]
+fn encryption_in_batches() {
+    for engine in engines() {
+        for key in keys() {
+            let public = key.public_key();
+            let k = public.size();
+            for count in [0, 1, 9] {
+                let mut msgs = messages(count);
+                if count > 1 {
+                    // Too long for either scheme, in the middle of the batch.
+                    msgs[1] = vec![7; k];
+                }
+                let msgs = slices(&msgs);
+                let label = b"batch label";
+                let oaep_cts = oaep::encrypt_batch(&engine, public, SHA256, SHA256, label, &msgs, &mut OsRng);
+                let v15_cts = pkcs1v15::encrypt_batch(&engine, public, &msgs, &mut OsRng);
+                for (i, (o, v)) in oaep_cts.iter().zip(&v15_cts).enumerate() {
+                    if count > 1 && i == 1 {
+                        assert!(matches!(o, Err(Error::MessageTooLong { .. })), "{o:?}");
+                        assert!(matches!(v, Err(Error::MessageTooLong { .. })), "{v:?}");
+                        continue;
+                    }
+                    let (o, v) = (o.as_ref().unwrap(), v.as_ref().unwrap());
+                    assert_eq!(
+                        &oaep::decrypt(key, SHA256, SHA256, label, o, &mut OsRng).unwrap()[..],
+                        msgs[i]
+                    );
+                    assert_eq!(&pkcs1v15::decrypt(key, v, &mut OsRng).unwrap()[..], msgs[i]);
+                }
+                // Decryption of good ciphertexts and spoiled ones (a flipped
+                // bit, a wrong length), against the single forms.
+                let spoil = |cts: &[redc_rsa::Result<Vec<u8>>]| -> Vec<Vec<u8>> {
+                    cts.iter()
+                        .enumerate()
+                        .map(|(i, c)| {
+                            let mut c = c.clone().unwrap_or_else(|_| vec![1; k]);
+                            match i % 3 {
+                                1 => c[k - 1] ^= 1,
+                                2 => c.push(0),
+                                _ => {}
+                            }
+                            c
+                        })
+                        .collect()
+                };
+                let oaep_in = spoil(&oaep_cts);
+                let v15_in = spoil(&v15_cts);
+                let oaep_out = oaep::decrypt_batch(&engine, key, SHA256, SHA256, label, &slices(&oaep_in), &mut OsRng);
+                let v15_out = pkcs1v15::decrypt_batch(&engine, key, &slices(&v15_in), &mut OsRng);
+                for i in 0..count {
+                    let single = oaep::decrypt(key, SHA256, SHA256, label, &oaep_in[i], &mut OsRng);
+                    assert_eq!(oaep_out[i], single, "OAEP item {i}");
+                    if i % 3 == 0 && !(count > 1 && i == 1) {
+                        assert_eq!(&oaep_out[i].as_ref().unwrap()[..], msgs[i]);
+                    } else {
+                        assert_eq!(oaep_out[i], Err(Error::Decryption), "OAEP item {i}");
+                    }
+                    // Implicit rejection: a bad padding gives the same
+                    // synthetic message as the single form; a bad length is
+                    // an error.
+                    let single = pkcs1v15::decrypt(key, &v15_in[i], &mut OsRng);
+                    assert_eq!(v15_out[i], single, "v1.5 item {i}");
+                    assert_eq!(v15_out[i].is_err(), i % 3 == 2, "v1.5 item {i}");
+                }
+            }
+            // SHAKE has no OAEP: every item says so.
+            let cts = [vec![0u8; k], vec![1u8; k]];
+            for r in oaep::decrypt_batch(
+                &engine,
+                key,
+                HashAlg::Shake128,
+                HashAlg::Shake128,
+                &[],
+                &slices(&cts),
+                &mut OsRng,
+            ) {
+                assert!(matches!(r, Err(Error::UnsupportedHash(..))), "{r:?}");
+            }
+        }
+    }
+}
