@@ -1,12 +1,14 @@
-//! The file envelope reader `redc_rsa::envelope::open`: the header (magic,
-//! version, chunk size, wrapped-key length, wrapped key, nonce prefix) and
-//! the chunk stream (AES-256-GCM chunks, the final-chunk flag, truncation,
+//! The file envelope readers `redc_rsa::envelope::open` and `open_as`: the
+//! header of either version (magic, version, chunk size, recipient count,
+//! key ids, wrapped-key lengths, wrapped keys, nonce prefix) and the chunk
+//! stream (AES-256-GCM chunks, the final-chunk flag, truncation,
 //! extension).
 //!
 //! Input: `[mode] [envelope]`. `mode` bit 0: 0 the wrapped key is the AES
 //! key itself (a dummy key wrapping, so the stream is reached at no RSA
 //! cost), 1 the wrapped key is unwrapped with RSA-OAEP-SHA256 under the
-//! fixed 1024-bit key, as `redc decrypt` does. Each input is opened twice:
+//! fixed 1024-bit key; bit 1: 0 `open` (each entry tried), 1 `open_as` the
+//! recipient 0x11 x 32 (as `redc decrypt` finds its entry). Each input is opened twice:
 //! from one slice, and through a reader that hands out 1 to 7 bytes per
 //! call (short reads).
 //!
@@ -48,10 +50,13 @@ fn open_once(mode: u8, bytes: &[u8], trickle: bool) -> (Result<u64>, Vec<u8>) {
             oaep::decrypt(key_1024(), HashAlg::Sha256, HashAlg::Sha256, &[], w, &mut rng(1))
         }
     };
-    let r = if !trickle {
-        envelope::open(bytes, &mut out, unwrap, &mut progress)
-    } else {
-        envelope::open(Trickle(bytes, 0), &mut out, unwrap, &mut progress)
+    // The recipient `open_as` looks for (mode bit 1).
+    let id = [0x11u8; envelope::KEY_ID_LEN];
+    let r = match (trickle, mode & 2 != 0) {
+        (false, false) => envelope::open(bytes, &mut out, unwrap, &mut progress),
+        (false, true) => envelope::open_as(bytes, &mut out, &id, unwrap, &mut progress),
+        (true, false) => envelope::open(Trickle(bytes, 0), &mut out, unwrap, &mut progress),
+        (true, true) => envelope::open_as(Trickle(bytes, 0), &mut out, &id, unwrap, &mut progress),
     };
     if let Ok(n) = r {
         assert_eq!(n, last, "progress does not end at the count");

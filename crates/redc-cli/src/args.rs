@@ -80,7 +80,8 @@ pub(crate) struct ManArgs {
 #[derive(Debug, clap::Args)]
 pub(crate) struct PasswordArgs {
     /// Read the password of an encrypted PKCS#8 key (or, for keygen, the password to
-    /// encrypt with) from the first line of FILE; otherwise from env REDC_KEY_PASSWORD.
+    /// encrypt with) from the first line of FILE; otherwise from env REDC_KEY_PASSWORD; otherwise,
+    /// when stderr is a terminal, it is asked there (echo off; twice for keygen).
     #[arg(long, value_name = "FILE")]
     pub(crate) password_file: Option<PathBuf>,
 }
@@ -110,7 +111,8 @@ pub(crate) struct KeygenArgs {
     /// Encoding of both key files (DER is binary: never written to a terminal).
     #[arg(long, value_enum, default_value_t = OutForm::Pem)]
     pub(crate) outform: OutForm,
-    /// Encrypt the private key (PKCS#8 PBES2) with the password from --password-file or REDC_KEY_PASSWORD.
+    /// Encrypt the private key (PKCS#8 PBES2) with the password from --password-file,
+    /// REDC_KEY_PASSWORD or the terminal.
     #[arg(long)]
     pub(crate) encrypt: bool,
     /// Replace key files that already exist (without it, keygen refuses to overwrite a key).

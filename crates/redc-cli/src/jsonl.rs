@@ -163,7 +163,7 @@ pub(crate) fn run_chunked<T>(
     mut answer: impl FnMut(Vec<T>) -> Vec<Result<Value, LineError>>,
 ) -> anyhow::Result<ExitCode> {
     let reader: Box<dyn Read> = if input.as_os_str() == "-" {
-        Box::new(std::io::stdin())
+        Box::new(crate::stdin::take(what)?)
     } else {
         Box::new(std::fs::File::open(input).map_err(|e| bad_input!("{what} {}: {e}", input.display()))?)
     };

@@ -90,7 +90,7 @@ fn prompt(text: &str) -> anyhow::Result<Option<Password>> {
 pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
     if path.as_os_str() == "-" {
         let mut buf = Vec::new();
-        std::io::stdin()
+        crate::stdin::take(what)?
             .read_to_end(&mut buf)
             .map_err(|e| bad_input!("{what} -: {e}"))?;
         return Ok(buf);

@@ -6,7 +6,8 @@ use crate::keyfile::{load_public, password, rsa_error};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc_rsa::encoding::Pbes2Kdf;
-use redc_rsa::keygen::generate_multi;
+use redc_rsa::key::MAX_BITS;
+use redc_rsa::keygen::{MIN_KEYGEN_BITS, generate_multi, max_primes};
 use redc_rsa::{RsaPrivateKey, RsaPublicKey};
 use std::path::Path;
 use std::process::ExitCode;
@@ -37,6 +38,34 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     {
         return Err(bad_input!("--pub {}: the same file as -o", public.display()));
     }
+    let max = max_primes(a.bits);
+    if !(MIN_KEYGEN_BITS..=MAX_BITS).contains(&a.bits) {
+        return Err(bad_input!(
+            "--bits {}: redc generates keys of {MIN_KEYGEN_BITS} to {MAX_BITS} bits",
+            a.bits
+        ));
+    }
+    if !(2..=max).contains(&a.primes) {
+        return Err(bad_input!(
+            "--primes {}: a {}-bit key has 2 to {max} primes (OpenSSL's limits: 3 from 1024 bits, 4 from 4096, 5 from 8192)",
+            a.primes,
+            a.bits
+        ));
+    }
+    if a.encrypt && matches!(a.format, KeyFormat::Pkcs1) {
+        return Err(bad_input!(
+            "--encrypt: only PKCS#8 keys can be encrypted (use --format pkcs8)"
+        ));
+    }
+    // Both files are opened before any work (a terminal refused for DER, a
+    // bad path failing) and before either is written: a failure leaves
+    // neither behind.
+    let mut public = a
+        .public
+        .as_deref()
+        .map(|path| open(path, a.outform, "--pub"))
+        .transpose()?;
+    let mut sink = open(a.output.as_deref().unwrap_or(Path::new("-")), a.outform, "-o")?;
     let pw = if a.encrypt {
         Some(password(&a.password)?.ok_or_else(|| {
             bad_input!(
@@ -61,28 +90,17 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
         bar.finish_and_clear();
     }
     let private = private_bytes(&key, a.format, pw.as_deref().map(|p| &p[..]), a.outform)?;
-    // Both files are opened before either is written: a bad path leaves
-    // neither behind.
-    let mut public = match &a.public {
-        Some(path) => {
-            let bytes =
-                public_bytes(key.public_key(), PubFormat::Spki, a.outform).map_err(|e| rsa_error("keygen", &e))?;
-            Some((open(path, a.outform)?, bytes))
-        }
-        None => None,
-    };
-    let mut sink = open(a.output.as_deref().unwrap_or(Path::new("-")), a.outform)?;
-    if let Some((public, bytes)) = &mut public {
-        public.writer().write_all(bytes)?;
+    if let Some(public) = &mut public {
+        let bytes = public_bytes(key.public_key(), PubFormat::Spki, a.outform).map_err(|e| rsa_error("keygen", &e))?;
+        public.writer().write_all(&bytes)?;
     }
     sink.writer().write_all(&private)?;
-    if let Some((public, _)) = public {
+    if let Some(public) = public {
         public.finish()?;
     }
     sink.finish()?;
     Ok(ExitCode::SUCCESS)
 }
-
 /// The private key file: `format` (PKCS#8 encrypted with `pw` if given) in
 /// `form`.
 fn private_bytes(
@@ -105,11 +123,9 @@ fn private_bytes(
         (KeyFormat::Pkcs8, None, OutForm::Pem) => key.to_pkcs8_pem().map(text),
         (KeyFormat::Pkcs1, None, OutForm::Der) => key.to_pkcs1_der(),
         (KeyFormat::Pkcs1, None, OutForm::Pem) => key.to_pkcs1_pem().map(text),
-        (KeyFormat::Pkcs1, Some(_), _) => {
-            return Err(bad_input!(
-                "--encrypt: only PKCS#8 keys can be encrypted (use --format pkcs8)"
-            ));
-        }
+        (KeyFormat::Pkcs1, Some(_), _) => Err(redc_rsa::Error::InvalidParameters(
+            "only PKCS#8 keys can be encrypted".into(),
+        )),
     }
     .map_err(|e| rsa_error("keygen", &e))
 }
@@ -124,19 +140,20 @@ fn public_bytes(key: &RsaPublicKey, format: PubFormat, form: OutForm) -> Result<
     }
 }
 
-/// The sink of a key file: DER is binary, never written to a terminal.
-fn open(path: &Path, form: OutForm) -> anyhow::Result<Sink> {
+/// The sink of a key file given as `option`: DER is binary, never written
+/// to a terminal.
+fn open(path: &Path, form: OutForm, option: &str) -> anyhow::Result<Sink> {
     match form {
-        OutForm::Pem => Sink::open(Some(path)),
-        OutForm::Der => Sink::open_binary(path),
+        OutForm::Pem => Sink::open_for(Some(path), option),
+        OutForm::Der => Sink::open_binary(path, option),
     }
 }
 
 /// Run `redc pubkey`.
 pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
+    let mut sink = open(&a.output, a.outform, "-o")?;
     let key = load_public(&a.key, &a.password, "KEY")?;
     let bytes = public_bytes(&key, a.format, a.outform).map_err(|e| rsa_error("pubkey", &e))?;
-    let mut sink = open(&a.output, a.outform)?;
     sink.writer().write_all(&bytes)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)

@@ -23,6 +23,7 @@ mod rsa;
 mod seal;
 mod sign;
 mod sim;
+mod stdin;
 mod vectors;
 mod version;
 

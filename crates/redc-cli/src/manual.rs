@@ -9,8 +9,12 @@ use std::process::ExitCode;
 
 /// Write the completion script of `a.shell` to stdout.
 pub(crate) fn completions(a: &CompletionsArgs) -> anyhow::Result<ExitCode> {
+    // Generated in memory: clap_complete panics on a write error, and a
+    // closed pipe must end quietly as for every other command.
+    let mut script = Vec::new();
+    clap_complete::generate(a.shell, &mut command(), "redc", &mut script);
     let mut sink = Sink::open(None)?;
-    clap_complete::generate(a.shell, &mut command(), "redc", sink.writer());
+    sink.writer().write_all(&script)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)
 }

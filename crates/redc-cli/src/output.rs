@@ -52,14 +52,15 @@ impl Sink {
     /// As [`Sink::open`], for binary output (signatures, ciphertexts): to
     /// stdout only when it is not a terminal, as `age` does, so that
     /// forgetting `-o` never prints bytes into the terminal.
-    pub(crate) fn open_binary(path: &Path) -> anyhow::Result<Self> {
+    /// `option` (`-o`, `--pub`) names the path in errors.
+    pub(crate) fn open_binary(path: &Path, option: &str) -> anyhow::Result<Self> {
         use std::io::IsTerminal;
         if path.as_os_str() == "-" && std::io::stdout().is_terminal() {
             return Err(bad_input!(
-                "-o: the output is binary and stdout is a terminal; give -o FILE or redirect stdout"
+                "{option}: the output is binary and stdout is a terminal; give {option} FILE or redirect stdout"
             ));
         }
-        Self::open(Some(path))
+        Self::open_for(Some(path), option)
     }
 
     /// The sink; a new file is created with `mode` (less the umask).

@@ -30,6 +30,7 @@ fn oaep_params(a: &RsaMessageArgs) -> anyhow::Result<(HashAlg, HashAlg, Vec<u8>)
 
 /// Run `redc rsa encrypt`.
 pub(crate) fn encrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
+    let sink = Sink::open_binary(&a.output, "-o")?;
     let key = load_public(&a.key, &a.password, "--key")?;
     let msg = read_input(&a.input, "--in")?;
     let ct = match a.scheme {
@@ -40,7 +41,7 @@ pub(crate) fn encrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
         EncScheme::Pkcs1v15 => pkcs1v15::encrypt(&key, &msg, &mut OsRng),
     }
     .map_err(|e| rsa_error("rsa encrypt", &e))?;
-    write_all(Sink::open_binary(&a.output)?, &ct)
+    write_all(sink, &ct)
 }
 
 /// Run `redc rsa decrypt`.
@@ -55,7 +56,7 @@ pub(crate) fn decrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
                 // with the commonest cause when the hashes are not SHA-1.
                 Error::Decryption if hash != HashAlg::Sha1 || mgf != HashAlg::Sha1 => bad_input!(
                     "rsa decrypt: {e} (OAEP with {} and MGF1-{}; `openssl pkeyutl` uses SHA-1 for both unless \
-                     given -pkeyopt rsa_oaep_md: for its ciphertexts try --hash sha1)",
+                     given -pkeyopt rsa_oaep_md: for its ciphertexts try --hash sha1 without --mgf1-hash)",
                     hash.name(),
                     mgf.name()
                 ),

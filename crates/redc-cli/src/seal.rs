@@ -16,7 +16,7 @@ use std::process::ExitCode;
 /// The input stream and its size when known.
 fn open_input(a: &EnvelopeArgs) -> anyhow::Result<(Box<dyn Read>, Option<u64>)> {
     if a.input.as_os_str() == "-" {
-        return Ok((Box::new(std::io::stdin().lock()), None));
+        return Ok((Box::new(crate::stdin::take("--in")?.lock()), None));
     }
     let file = std::fs::File::open(&a.input).map_err(|e| bad_input!("--in {}: {e}", a.input.display()))?;
     let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
@@ -47,7 +47,7 @@ pub(crate) fn encrypt(a: &EnvelopeArgs) -> anyhow::Result<ExitCode> {
         .map(|path| load_public(path, &a.password, "--key"))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let (input, len) = open_input(a)?;
-    let mut sink = Sink::open_binary(&a.output)?;
+    let mut sink = Sink::open_binary(&a.output, "-o")?;
     if a.raw_blocks {
         let [key] = &keys[..] else {
             return Err(bad_input!(

@@ -16,7 +16,7 @@ use std::process::ExitCode;
 /// memory does not grow with the message.
 fn digest_of(path: &Path, hash: HashAlg) -> anyhow::Result<Vec<u8>> {
     let mut reader: Box<dyn Read> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
+        Box::new(crate::stdin::take("--in")?.lock())
     } else {
         Box::new(std::fs::File::open(path).map_err(|e| bad_input!("--in {}: {e}", path.display()))?)
     };
@@ -36,17 +36,19 @@ fn digest_of(path: &Path, hash: HashAlg) -> anyhow::Result<Vec<u8>> {
 pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
     let o = &a.opts;
     let hash = parse_hash(&o.hash, "--hash")?;
-    let key = load_private(&o.key, &o.password)?;
     if matches!(o.scheme, SigScheme::Pkcs1v15) {
         reject_salt(o)?;
     }
+    // Before the key and the message are read: a terminal is refused, a
+    // bad path fails.
+    let mut sink = Sink::open_binary(&a.output, "-o")?;
+    let key = load_private(&o.key, &o.password)?;
     let digest = digest_of(&o.input, hash)?;
     let sig = match o.scheme {
         SigScheme::Pss => pss::sign_digest(&key, hash, hash, o.salt_len, &digest, &mut OsRng),
         SigScheme::Pkcs1v15 => pkcs1v15::sign_digest(&key, hash, &digest, &mut OsRng),
     }
     .map_err(|e| rsa_error("sign", &e))?;
-    let mut sink = Sink::open_binary(&a.output)?;
     sink.writer().write_all(&sig)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)

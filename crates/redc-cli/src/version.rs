@@ -28,10 +28,10 @@ pub(crate) fn long() -> String {
         Err(e) => format!("no ({e})"),
     };
     out.push_str(&format!("  cuda: {cuda}\n"));
-    out.push_str(&format!(
-        "  auto picks: {}",
-        backend::engine(None).map_or_else(|e| e.to_string(), |e| e.name().to_owned())
-    ));
+    out.push_str(&match backend::engine(None) {
+        Ok(engine) => format!("  auto picks: {}", engine.name()),
+        Err(e) => format!("  the default engine cannot run: {e}"),
+    });
     out
 }
 

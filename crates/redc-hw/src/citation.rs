@@ -10,7 +10,7 @@
 //! article page (ijnc.org, article 35), since the text prints only the
 //! editor and the dates of receipt and acceptance. Papers 000 and 002 print
 //! no title, authors or venue at all (their text starts at the abstract):
-//! 002 is named as 001 cites it (its reference [3], whose subject and
+//! 002 is named as 001 cites it (its reference \[3\], whose subject and
 //! figures are 002's), and 000, cited by none, by [`Citation::topic`], a
 //! few words from its abstract.
 
@@ -66,7 +66,7 @@ pub const FDFM: Citation = Citation {
 
 /// 002: high-radix Montgomery exponentiation on a systolic array. Its text
 /// starts at the abstract; title, authors, journal and year are those of
-/// reference [3] of 001 (Blum and Paar, IEEE Trans. on Computers 50(7),
+/// reference \[3\] of 001 (Blum and Paar, IEEE Trans. on Computers 50(7),
 /// 2001), whose subject and figures (radix 2^4, systolic array, 1024-bit
 /// RSA decryption in 3.1 ms) are this text's.
 pub const BLUM_PAAR: Citation = Citation {

@@ -48,6 +48,12 @@
 //! chunks: as in version 1.
 //! ```
 //!
+//! The header is `HEADER_FIXED_LEN + 2 + Σ (KEY_ID_LEN + 2 + wrapped_len_i)`
+//! bytes long, at most about 1 MiB (256 recipients of 4096-byte wrapped
+//! keys). The key ids are in the clear: whoever holds the file sees whom it
+//! is for (no recipient anonymity). A reader that does not know version 2
+//! (redc before it) refuses the file as an unsupported version.
+//!
 //! ## Both versions
 //!
 //! Chunk `i` is `AES-256-GCM(K, nonce_i, aad = header, plaintext_i)`, the
@@ -67,8 +73,9 @@
 //!   (including the empty input) thus ends with an empty final chunk (a lone
 //!   16-byte tag). At most 2^32 chunks: the index must fit in 32 bits.
 //!
-//! The sealed length of an `n`-byte input is therefore
-//! `HEADER_FIXED_LEN + wrapped_len + n + (n / chunk_size + 1) * TAG_LEN`.
+//! The sealed length of an `n`-byte input is therefore the header's length
+//! plus `n + (n / chunk_size + 1) * TAG_LEN` (in version 1,
+//! `HEADER_FIXED_LEN + wrapped_len + n + (n / chunk_size + 1) * TAG_LEN`).
 //!
 //! A reader reads `chunk_size + TAG_LEN` bytes at a time: a full read is a
 //! non-final chunk; a short read (which means the input has ended) is the
@@ -84,9 +91,10 @@
 //! # Memory and secrets
 //!
 //! Both directions use one buffer of `chunk_size + TAG_LEN` bytes for the
-//! whole stream (plus the header, at most `HEADER_FIXED_LEN +
-//! MAX_WRAPPED_KEY_LEN` bytes): memory is flat in the input size. [`open`]
-//! checks every length field against its cap before allocating. The raw AES
+//! whole stream (plus the header: at most `HEADER_FIXED_LEN +
+//! MAX_WRAPPED_KEY_LEN` bytes in version 1, about 1 MiB in version 2):
+//! memory is flat in the input size. [`open`] checks every count and length
+//! field against its cap before allocating. The raw AES
 //! key and the chunk buffer (which holds plaintext) are zeroized when
 //! dropped. (The AES key schedule inside `aes-gcm` is wiped only when that
 //! crate's `zeroize` feature and the `aes` crate's `zeroize` feature are
@@ -112,7 +120,8 @@ use crate::error::{Error, Result};
 
 /// The first eight bytes of every envelope.
 pub const MAGIC: [u8; 8] = *b"REDC-ENV";
-/// The format version this module writes and reads.
+/// The format version [`seal`] writes (one anonymous recipient); both
+/// versions are read.
 pub const VERSION: u8 = 1;
 /// Plaintext bytes per chunk that [`seal`] uses.
 pub const DEFAULT_CHUNK_SIZE: usize = 64 * 1024;
@@ -130,8 +139,8 @@ pub const KEY_LEN: usize = 32;
 pub const NONCE_PREFIX_LEN: usize = 7;
 /// Length of the GCM tag that ends every chunk.
 pub const TAG_LEN: usize = 16;
-/// Length of the header without the wrapped key: magic, version, chunk
-/// size, wrapped-key length and nonce prefix.
+/// Length of a version 1 header without the wrapped key: magic, version,
+/// chunk size, wrapped-key length and nonce prefix.
 pub const HEADER_FIXED_LEN: usize = MAGIC.len() + 1 + 4 + 2 + NONCE_PREFIX_LEN;
 /// The format version [`seal_for`] writes: one wrapped key per recipient,
 /// each under its [`KeyId`].

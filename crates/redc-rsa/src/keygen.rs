@@ -11,6 +11,7 @@ use crate::key::{MAX_BITS, RsaPrivateKey};
 use rand_core::{OsRng, RngCore};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
+use zeroize::Zeroizing;
 
 /// Smallest key generated, in bits.
 pub const MIN_KEYGEN_BITS: usize = 1024;
@@ -130,15 +131,28 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
     // here for every pair, at the smaller prime's size.
     let min_distance = sizes[count - 1] - 100;
     loop {
-        let mut primes = Vec::with_capacity(count);
-        for &size in &sizes {
+        // Every value here is wiped when dropped, on the retry paths too.
+        let mut primes = Zeroizing::new(Vec::with_capacity(count));
+        for &size in &sizes[..count - 1] {
             primes.push(random_prime(size, e, &small, &tried)?);
             progress(tried.load(Ordering::Relaxed));
         }
-        let n = primes.iter().fold(Num::one(), |n, p| n.mul(p));
-        // Two primes of b bits with their top two bits set always make 2b
-        // bits; three or more may make one bit less.
-        if n.bits() != bits {
+        let head = Zeroizing::new(primes.iter().fold(Num::one(), |n, p| n.mul(p)));
+        // The last prime completes the modulus to exactly `bits` bits. Two
+        // primes of b bits with their top two bits set always make 2b bits;
+        // with three or more the product may be a bit short: the last
+        // prime is drawn again (a few times, then all of them).
+        let mut n = Zeroizing::new(Num::zero());
+        for _ in 0..8 {
+            let last = random_prime(sizes[count - 1], e, &small, &tried)?;
+            progress(tried.load(Ordering::Relaxed));
+            *n = head.mul(&last);
+            if n.bits() == bits {
+                primes.push(last);
+                break;
+            }
+        }
+        if primes.len() < count {
             continue;
         }
         let close = primes.iter().enumerate().any(|(i, p)| {
@@ -151,17 +165,20 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
             continue;
         }
         primes.sort_by(|a, b| b.cmp(a));
-        let lambda = primes.iter().fold(Num::one(), |l, p| {
-            let pm1 = p.checked_sub(&Num::one()).unwrap_or_default();
-            let g = l.gcd(&pm1);
-            l.mul(&pm1).divrem(&g).map(|(l, _)| l).unwrap_or_default()
-        });
-        let Some(d) = e.inv_mod(&lambda) else { continue };
+        let mut lambda = Zeroizing::new(Num::one());
+        for p in primes.iter() {
+            let pm1 = Zeroizing::new(p.checked_sub(&Num::one()).unwrap_or_default());
+            let g = Zeroizing::new(lambda.gcd(&pm1));
+            *lambda = lambda.mul(&pm1).divrem(&g).map(|(l, _)| l).unwrap_or_default();
+        }
+        let Some(d) = e.inv_mod(&lambda).map(Zeroizing::new) else {
+            continue;
+        };
         // d > 2^(bits/2) (FIPS 186-5 A.1.1).
         if d.bits() <= bits / 2 {
             continue;
         }
-        return RsaPrivateKey::from_components(n, e.clone(), d, primes);
+        return RsaPrivateKey::from_components((*n).clone(), e.clone(), (*d).clone(), primes.to_vec());
     }
 }
 

@@ -936,3 +936,29 @@ fn recipient_lists_are_checked() {
     let id = envelope::key_id_of(b"spki");
     assert_eq!(id[..], Sha256::digest(b"spki")[..]);
 }
+
+/// Version 2 as version 1 is checked above: every bit of a small
+/// two-recipient envelope flipped, and every truncation, fails for both
+/// recipients.
+#[test]
+fn version_2_tampering_and_truncation_anywhere_fail() {
+    let keys = recipient_keys();
+    let two = &keys[..2];
+    let env = seal_multi(&pattern(40, 5), two).unwrap();
+    let opens = |v: &[u8]| {
+        two.iter()
+            .map(|(id, k)| open_as(v, id, k).is_ok())
+            .collect::<Vec<bool>>()
+    };
+    assert_eq!(opens(&env), [true, true]);
+    for at in 0..env.len() {
+        for bit in [0, 7] {
+            let mut v = env.clone();
+            v[at] ^= 1 << bit;
+            assert_eq!(opens(&v), [false, false], "byte {at} bit {bit}");
+        }
+    }
+    for len in 0..env.len() {
+        assert_eq!(opens(&env[..len]), [false, false], "prefix of {len} bytes");
+    }
+}

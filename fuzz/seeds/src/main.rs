@@ -492,6 +492,21 @@ fn envelopes(c: &mut Corpus) {
         envelope::seal_with_chunk_size(&data[..], &mut out, wrap, &mut rng(len as u64), &mut |_| {}, chunk).unwrap();
         c.add("envelope_open", format!("oaep-{chunk}-{len}"), out);
     }
+    // Version 2: two recipients (ids 0x11.. and 0x22..), dummy wrapping,
+    // opened by id (mode bit 1) and by trying each entry.
+    for (mode, len) in [(2u8, 30usize), (0, 30), (2, 0)] {
+        let data = vec![0x24u8; len];
+        let recipients: Vec<envelope::Recipient<'_>> = [0x11u8, 0x22]
+            .map(|b| envelope::Recipient {
+                id: [b; envelope::KEY_ID_LEN],
+                wrap: Box::new(|k: &[u8; 32]| Ok(k.to_vec())),
+            })
+            .into_iter()
+            .collect();
+        let mut out = vec![mode];
+        envelope::seal_for(&data[..], &mut out, &recipients, &mut rng(len as u64), &mut |_| {}).unwrap();
+        c.add("envelope_open", format!("v2-mode{mode}-{len}"), out);
+    }
     // Headers that stop at each check.
     let mut h = vec![0u8];
     h.extend(envelope::MAGIC);
