@@ -21,6 +21,31 @@
 //! public bounds), public exponents may skip windows; the glue around them
 //! (reductions into each prime, Garner, blinding) runs on the same
 //! constant-time 64-bit kernels.
+//!
+//! # Example
+//!
+//! A key, a PSS signature and its check, then a batch of PKCS#1 v1.5
+//! signatures in one engine batch; `examples/` has bulk signing and the
+//! file envelope for several recipients.
+//!
+//! ```
+//! use rand_core::OsRng;
+//! use redc_rsa::keygen::{DEFAULT_E, generate};
+//! use redc_rsa::{HashAlg, Num, pkcs1v15, pss};
+//!
+//! let key = generate(1024, &Num::from_u64(DEFAULT_E), &|_| {})?;
+//! let sig = pss::sign(&key, HashAlg::Sha256, HashAlg::Sha256, None, b"hello", &mut OsRng)?;
+//! pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, b"hello", &sig)?;
+//! assert!(pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, b"hullo", &sig).is_err());
+//!
+//! let engine = redc::Engine::detect();
+//! let msgs: [&[u8]; 3] = [b"a", b"b", b"c"];
+//! let sigs = pkcs1v15::sign_batch(&engine, &key, HashAlg::Sha256, &msgs, &mut OsRng);
+//! for (msg, sig) in msgs.iter().zip(&sigs) {
+//!     pkcs1v15::verify(key.public_key(), HashAlg::Sha256, msg, sig.as_ref().unwrap())?;
+//! }
+//! # Ok::<(), redc_rsa::Error>(())
+//! ```
 
 mod blinding;
 mod crt;

@@ -40,6 +40,30 @@
 //!   all cores.
 //!
 //! No I/O, no printing, no environment: errors are typed values.
+//!
+//! # Example
+//!
+//! `pow(b, e, n)` for any modulus, then one Montgomery product by hand
+//! with its word-operation counts; `examples/pow.rs` runs every schedule
+//! and prints a trace.
+//!
+//! ```
+//! use redc::{Modulus, Nat, OpCounts, PowOptions, Product, modpow};
+//!
+//! let n: Nat<u32> = "0xfffefff1".parse()?;
+//! let r = modpow(&"0x12345678".parse()?, &Nat::from_u64(11), &n, PowOptions::default(), None)?;
+//! assert_eq!(r.to_hex(), "9316d6ee"); // Python: hex(pow(0x12345678, 11, 0xfffefff1))
+//!
+//! // One CIOS product a·b·R^-1 mod n with 32-bit digits, metered.
+//! let modulus = Modulus::new(&n)?;
+//! let (a, b) = (modulus.to_mont(&Nat::from_u64(3), Product::Cios), modulus.to_mont(&Nat::from_u64(5), Product::Cios));
+//! let mut meter = modulus.metered(Product::Cios, OpCounts::default());
+//! let mut out = a.clone();
+//! meter.mul_into(&mut out, &a, &b);
+//! assert_eq!(modulus.from_mont(&out, Product::Cios), Nat::from_u64(15));
+//! assert_eq!(meter.meter().muls(), 2 * 1 * 1 + 1); // Koç: 2s² + s for s = 1 digit
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod engine;
 pub mod exp;
