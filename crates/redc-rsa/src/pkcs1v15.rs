@@ -9,11 +9,10 @@
 //! reads both candidates and branches on neither. Only publicly checkable
 //! conditions (ciphertext length, `c >= n`) and faults are errors.
 
-use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
-use crate::primitive::{i2osp, os2ip, private_scheme, public_scheme, rsadp_bytes_batch, single};
+use crate::primitive::{i2osp, os2ip, private_scheme, public_scheme, rsadp_bytes_batch, rsavp1_batch, single};
 use crate::tail::tail;
 use rand_core::CryptoRngCore;
 use redc::engine::default_engine;
@@ -132,7 +131,7 @@ pub fn sign(key: &RsaPrivateKey, hash: HashAlg, msg: &[u8], rng: &mut impl Crypt
 /// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of a precomputed `digest`
 /// (`hLen` bytes of `hash`).
 pub fn sign_digest(key: &RsaPrivateKey, hash: HashAlg, digest: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
-    single(sign_digests(default_engine(), key, hash, &[digest], rng))
+    single(sign_digests(default_engine(), key, hash, &[digest.to_vec()], rng))
 }
 
 /// [`sign`] for every message of `msgs`, in order, the private operations
@@ -145,7 +144,6 @@ pub fn sign_batch(
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
     let digests: Vec<Vec<u8>> = msgs.iter().map(|m| hash.digest(m)).collect();
-    let digests: Vec<&[u8]> = digests.iter().map(Vec::as_slice).collect();
     sign_digests(engine, key, hash, &digests, rng)
 }
 
@@ -154,14 +152,14 @@ fn sign_digests(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,
-    digests: &[&[u8]],
+    digests: &[Vec<u8>],
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
     let k = key.public_key().size();
     // EM starts with 0x00, so m < 256^(k-1) <= n.
-    let encode = |digest: &&[u8], _: &mut _| Ok(os2ip(&emsa_encode(hash, digest, k)?));
+    let encode = |digest: &Vec<u8>, _: &mut _| Ok(os2ip(&emsa_encode(hash, digest, k)?));
     // The signature leaves the private path: public from here on.
-    let finish = |_: &&[u8], s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
+    let finish = |_: &Vec<u8>, s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
     private_scheme(engine, key, digests, rng, encode, finish)
 }
 
@@ -178,41 +176,23 @@ pub fn verify(key: &RsaPublicKey, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Resu
 /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) against a precomputed
 /// `digest` (`hLen` bytes of `hash`).
 pub fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<()> {
-    single(verify_digests(default_engine(), key, hash, &[(digest, sig)]))
+    single(verify_digests(default_engine(), key, hash, &[(digest.to_vec(), sig)]))
 }
 
 /// [`verify`] for every `(message, signature)` of `items`, in order, the
 /// public operations as one batch on `engine`: `Ok(())` for a valid
 /// signature, [`Error::Verification`] for an invalid one.
 pub fn verify_batch(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(&[u8], &[u8])]) -> Vec<Result<()>> {
-    let digests: Vec<Vec<u8>> = items.iter().map(|(m, _)| hash.digest(m)).collect();
-    let items: Vec<(&[u8], &[u8])> = digests
-        .iter()
-        .zip(items)
-        .map(|(d, (_, sig))| (d.as_slice(), *sig))
-        .collect();
+    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(m, sig)| (hash.digest(m), *sig)).collect();
     verify_digests(engine, key, hash, &items)
 }
 
-/// [`verify_digest`] for every `(digest, signature)`, as one batch on `engine`.
-fn verify_digests(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(&[u8], &[u8])]) -> Vec<Result<()>> {
+/// [`verify_digest`] for every `(digest, signature)`, as one batch on
+/// `engine`: steps 1–2 in [`rsavp1_batch`], then encode and compare.
+fn verify_digests(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(Vec<u8>, &[u8])]) -> Vec<Result<()>> {
     let k = key.size();
-    let encode = |(digest, sig): &(&[u8], &[u8])| {
-        emsa_encode(hash, digest, k)?;
-        // Step 1: length check.
-        if sig.len() != k {
-            return Err(Error::Verification);
-        }
-        Ok(os2ip(sig))
-    };
-    let finish = |(digest, _): &(&[u8], &[u8]), m: Result<Num>| {
-        // Step 2: RSAVP1 (s >= n is "signature representative out of range").
-        let m = m.map_err(|e| match e {
-            Error::OutOfRange => Error::Verification,
-            other => other,
-        })?;
-        let em = i2osp(&m, k).map_err(|_| Error::Verification)?;
-        // Steps 3–4: encode and compare.
+    let check = |digest: &[u8]| emsa_encode(hash, digest, k).map(drop);
+    let compare = |digest: &[u8], em: &[u8]| {
         let expected = emsa_encode(hash, digest, k)?;
         if bool::from(em.ct_eq(&expected[..])) {
             Ok(())
@@ -220,7 +200,7 @@ fn verify_digests(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(
             Err(Error::Verification)
         }
     };
-    public_scheme(engine, key, items, encode, finish)
+    rsavp1_batch(engine, key, items, k, check, compare)
 }
 
 /// EMSA-PKCS1-v1_5-ENCODE (RFC 8017 §9.2) of a precomputed `digest`:

@@ -152,6 +152,39 @@ pub(crate) fn public_scheme<T, U>(
     items.iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
 }
 
+/// RSASSA verification (RFC 8017 §8.1.2, §8.2.2) for every `(digest,
+/// signature)`, as one batch on `engine`: `check` the digest (the scheme's
+/// parameters; its error is the item's), step 1 (the signature is `k`
+/// bytes), step 2 (RSAVP1, `s >= n` invalid, I2OSP to `em_len` bytes),
+/// then `compare`, the scheme's step 3, with the digest and `EM`. Every
+/// invalid signature is [`Error::Verification`].
+pub(crate) fn rsavp1_batch(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    items: &[(Vec<u8>, &[u8])],
+    em_len: usize,
+    check: impl Fn(&[u8]) -> Result<()>,
+    compare: impl Fn(&[u8], &[u8]) -> Result<()>,
+) -> Vec<Result<()>> {
+    let k = key.size();
+    let encode = |(digest, sig): &(Vec<u8>, &[u8])| {
+        check(digest)?;
+        if sig.len() != k {
+            return Err(Error::Verification);
+        }
+        Ok(os2ip(sig))
+    };
+    let finish = |(digest, _): &(Vec<u8>, &[u8]), m: Result<Num>| {
+        let m = m.map_err(|e| match e {
+            Error::OutOfRange => Error::Verification,
+            other => other,
+        })?;
+        let em = i2osp(&m, em_len).map_err(|_| Error::Verification)?;
+        compare(digest, &em)
+    };
+    public_scheme(engine, key, items, encode, finish)
+}
+
 /// RSAES decryption steps 1–2 (RFC 8017 §7.1.2, §7.2.2) for every
 /// ciphertext, as one batch on `engine`: the length check (`k` bytes, and
 /// `k >= min_k`), RSADP, I2OSP to `k` bytes, then `decode` (the scheme's

@@ -6,12 +6,11 @@
 //! length is `1 mod 8`, `EM` is one byte shorter than the modulus, and the
 //! leftmost `8·emLen - emBits` bits of `EM` are always cleared.
 
-use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
-use crate::primitive::{i2osp, os2ip, private_scheme, public_scheme, single};
+use crate::primitive::{i2osp, os2ip, private_scheme, rsavp1_batch, single};
 use rand_core::CryptoRngCore;
 use redc::engine::default_engine;
 use redc::{Engine, SecretNat};
@@ -52,7 +51,7 @@ pub fn sign_digest(
         hash,
         mgf_hash,
         salt_len,
-        &[digest],
+        &[digest.to_vec()],
         rng,
     ))
 }
@@ -70,7 +69,6 @@ pub fn sign_batch(
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
     let digests: Vec<Vec<u8>> = msgs.iter().map(|m| hash.digest(m)).collect();
-    let digests: Vec<&[u8]> = digests.iter().map(Vec::as_slice).collect();
     sign_digests(engine, key, hash, mgf_hash, salt_len, &digests, rng)
 }
 
@@ -81,14 +79,14 @@ fn sign_digests<R: CryptoRngCore>(
     hash: HashAlg,
     mgf_hash: HashAlg,
     salt_len: Option<usize>,
-    digests: &[&[u8]],
+    digests: &[Vec<u8>],
     rng: &mut R,
 ) -> Vec<Result<Vec<u8>>> {
     let public = key.public_key();
     let k = public.size();
     let em_bits = public.bits() - 1;
     let salt_len = salt_len.unwrap_or(hash.output_len());
-    let encode = |digest: &&[u8], rng: &mut R| {
+    let encode = |digest: &Vec<u8>, rng: &mut R| {
         // RFC 8017 §9.1.1 step 3, before anything is allocated for the salt.
         if em_bits.div_ceil(8) < hash.output_len().saturating_add(salt_len).saturating_add(2) {
             return Err(Error::KeyTooSmall);
@@ -99,7 +97,7 @@ fn sign_digests<R: CryptoRngCore>(
         Ok(os2ip(&emsa_pss_encode(hash, mgf_hash, digest, &salt, em_bits)?))
     };
     // The signature leaves the private path: public from here on.
-    let finish = |_: &&[u8], s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
+    let finish = |_: &Vec<u8>, s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
     private_scheme(engine, key, digests, rng, encode, finish)
 }
 
@@ -135,7 +133,7 @@ pub fn verify_digest(
         hash,
         mgf_hash,
         salt_len,
-        &[(digest, sig)],
+        &[(digest.to_vec(), sig)],
     ))
 }
 
@@ -150,45 +148,24 @@ pub fn verify_batch(
     salt_len: Option<usize>,
     items: &[(&[u8], &[u8])],
 ) -> Vec<Result<()>> {
-    let digests: Vec<Vec<u8>> = items.iter().map(|(m, _)| hash.digest(m)).collect();
-    let items: Vec<(&[u8], &[u8])> = digests
-        .iter()
-        .zip(items)
-        .map(|(d, (_, sig))| (d.as_slice(), *sig))
-        .collect();
+    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(m, sig)| (hash.digest(m), *sig)).collect();
     verify_digests(engine, key, hash, mgf_hash, salt_len, &items)
 }
 
-/// [`verify_digest`] for every `(digest, signature)`, as one batch on `engine`.
+/// [`verify_digest`] for every `(digest, signature)`, as one batch on
+/// `engine`: steps 1–2 in [`rsavp1_batch`], step 3 EMSA-PSS-VERIFY.
 fn verify_digests(
     engine: &Engine,
     key: &RsaPublicKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
     salt_len: Option<usize>,
-    items: &[(&[u8], &[u8])],
+    items: &[(Vec<u8>, &[u8])],
 ) -> Vec<Result<()>> {
-    let k = key.size();
     let em_bits = key.bits() - 1;
-    let encode = |(digest, sig): &(&[u8], &[u8])| {
-        check_params(hash, mgf_hash, digest)?;
-        // Step 1: length checking.
-        if sig.len() != k {
-            return Err(Error::Verification);
-        }
-        Ok(os2ip(sig))
-    };
-    let finish = |(digest, _): &(&[u8], &[u8]), m: Result<Num>| {
-        // Step 2: RSAVP1 (s >= n is invalid), then EM = I2OSP(m, emLen).
-        let m = m.map_err(|e| match e {
-            Error::OutOfRange => Error::Verification,
-            other => other,
-        })?;
-        let em = i2osp(&m, em_bits.div_ceil(8)).map_err(|_| Error::Verification)?;
-        // Step 3: EMSA-PSS-VERIFY.
-        emsa_pss_verify(hash, mgf_hash, digest, &em, em_bits, salt_len)
-    };
-    public_scheme(engine, key, items, encode, finish)
+    let check = |digest: &[u8]| check_params(hash, mgf_hash, digest);
+    let compare = |digest: &[u8], em: &[u8]| emsa_pss_verify(hash, mgf_hash, digest, em, em_bits, salt_len);
+    rsavp1_batch(engine, key, items, em_bits.div_ceil(8), check, compare)
 }
 
 /// EMSA-PSS-ENCODE (RFC 8017 §9.1.1) of `m_hash` with the given `salt`, to
