@@ -86,16 +86,32 @@ fn prompt(text: &str) -> anyhow::Result<Option<Password>> {
     }))
 }
 
-/// The bytes of `path` (`-` for stdin); `what` names the option in errors.
+/// The most bytes [`read_input`] reads: a key file, a signature or one RSA
+/// message is a few KB; a larger input is refused after this many bytes
+/// rather than read whole.
+pub(crate) const MAX_SMALL_INPUT: u64 = 1 << 20;
+
+/// The bytes of `path` (`-` for stdin), at most [`MAX_SMALL_INPUT`]; `what`
+/// names the option in errors.
 pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
-    if path.as_os_str() == "-" {
-        let mut buf = Vec::new();
-        crate::stdin::take(what)?
-            .read_to_end(&mut buf)
-            .map_err(|e| bad_input!("{what} -: {e}"))?;
-        return Ok(buf);
+    let shown = path.display();
+    let reader: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(crate::stdin::take(what)?)
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| bad_input!("{what} {shown}: {e}"))?)
+    };
+    let mut buf = Vec::new();
+    reader
+        .take(MAX_SMALL_INPUT + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| bad_input!("{what} {shown}: {e}"))?;
+    if buf.len() as u64 > MAX_SMALL_INPUT {
+        return Err(bad_input!(
+            "{what} {shown}: more than {} KiB; a key, a signature or one RSA message is a few KB",
+            MAX_SMALL_INPUT >> 10
+        ));
     }
-    std::fs::read(path).map_err(|e| bad_input!("{what} {}: {e}", path.display()))
+    Ok(buf)
 }
 
 /// Any key file, given as `option` (`--key`, or `pubkey`'s `KEY`). An

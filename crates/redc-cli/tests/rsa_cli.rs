@@ -1183,3 +1183,33 @@ fn envelope_for_several_recipients() {
         (Some(0), &b"version one"[..])
     );
 }
+
+/// Inputs that are a few KB at most (a key, a signature, one RSA message)
+/// are read up to 1 MiB and refused beyond it, never read whole; the
+/// message of `sign` and the envelope's input stream at any size.
+#[test]
+fn small_inputs_are_capped() {
+    let (rk, rp, _, _) = keys();
+    let big = path("two-mib.bin");
+    std::fs::write(&big, vec![0x5a; 2 << 20]).unwrap();
+    for args in [
+        vec!["rsa", "encrypt", "--key", rp.as_str(), "-i", &big, "-o", "/dev/null"],
+        vec!["rsa", "decrypt", "--key", rk.as_str(), "-i", &big, "-o", "/dev/null"],
+        vec!["pubkey", &big],
+        vec!["verify", "--key", rp.as_str(), "-i", rp.as_str(), "--sig", &big],
+    ] {
+        let out = common::run(&args, "");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            (out.status.code(), err.lines().count()),
+            (Some(2), 1),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains(&format!(
+                "{big}: more than 1024 KiB; a key, a signature or one RSA message is a few KB"
+            )),
+            "{args:?}: {err}"
+        );
+    }
+}
