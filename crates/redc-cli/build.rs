@@ -34,16 +34,22 @@ fn commit() -> String {
             .map(|s| s.trim().to_owned())
             .filter(|s| !s.is_empty())
     };
-    // This crate must be part of the checkout git finds (not a copy
-    // vendored inside some other repository).
+    // This crate must be tracked by the checkout git finds (not an
+    // untracked copy inside some other repository; a copy committed into
+    // another repository reports that repository's commit).
     let tracked = git(&["ls-files", "--error-unmatch", "build.rs"]).is_some();
     if !tracked {
         return "unknown".to_owned();
     }
-    // HEAD, the branch it names and packed-refs, where git keeps them (in a
-    // worktree, the branch refs live in the common directory); only files
-    // that exist, since cargo reruns for a missing one on every build.
-    let mut watch = vec![git(&["rev-parse", "--git-path", "HEAD"])];
+    // HEAD, its reflog (a line on every commit, also when the branch ref is
+    // only in packed-refs), the branch it names and packed-refs, where git
+    // keeps them (in a worktree, the branch refs live in the common
+    // directory); only files that exist, since cargo reruns for a missing
+    // one on every build.
+    let mut watch = vec![
+        git(&["rev-parse", "--git-path", "HEAD"]),
+        git(&["rev-parse", "--git-path", "logs/HEAD"]),
+    ];
     if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
         watch.push(git(&["rev-parse", "--git-path", &head]));
     }

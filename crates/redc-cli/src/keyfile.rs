@@ -95,12 +95,17 @@ pub(crate) const MAX_SMALL_INPUT: u64 = 1 << 20;
 /// names the option in errors.
 pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
     let shown = path.display();
-    let reader: Box<dyn Read> = if path.as_os_str() == "-" {
-        Box::new(crate::stdin::take(what)?)
+    // Sized up front (a file's length, or 64 KiB for stdin, more than any
+    // key file): a growing buffer would leave copies of a private key's
+    // bytes behind in freed memory.
+    let (reader, size): (Box<dyn Read>, u64) = if path.as_os_str() == "-" {
+        (Box::new(crate::stdin::take(what)?), 64 << 10)
     } else {
-        Box::new(std::fs::File::open(path).map_err(|e| bad_input!("{what} {shown}: {e}"))?)
+        let file = std::fs::File::open(path).map_err(|e| bad_input!("{what} {shown}: {e}"))?;
+        let size = file.metadata().map_or(0, |m| m.len());
+        (Box::new(file), size)
     };
-    let mut buf = Vec::new();
+    let mut buf = Vec::with_capacity(usize::try_from(size.min(MAX_SMALL_INPUT + 1)).unwrap_or(0));
     reader
         .take(MAX_SMALL_INPUT + 1)
         .read_to_end(&mut buf)

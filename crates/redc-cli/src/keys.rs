@@ -101,7 +101,9 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     sink.finish()?;
     Ok(ExitCode::SUCCESS)
 }
-/// The private key file: `format` (PKCS#8 encrypted with `pw` if given) in
+
+/// The private key file: `format` (PKCS#8 encrypted with `pw` if given;
+/// the caller never gives a password with PKCS#1) in
 /// `form`.
 fn private_bytes(
     key: &RsaPrivateKey,
@@ -121,11 +123,9 @@ fn private_bytes(
             .map(|p| text(Zeroizing::new(p))),
         (KeyFormat::Pkcs8, None, OutForm::Der) => key.to_pkcs8_der(),
         (KeyFormat::Pkcs8, None, OutForm::Pem) => key.to_pkcs8_pem().map(text),
-        (KeyFormat::Pkcs1, None, OutForm::Der) => key.to_pkcs1_der(),
-        (KeyFormat::Pkcs1, None, OutForm::Pem) => key.to_pkcs1_pem().map(text),
-        (KeyFormat::Pkcs1, Some(_), _) => Err(redc_rsa::Error::InvalidParameters(
-            "only PKCS#8 keys can be encrypted".into(),
-        )),
+        // keygen refused --encrypt with PKCS#1 before any work.
+        (KeyFormat::Pkcs1, _, OutForm::Der) => key.to_pkcs1_der(),
+        (KeyFormat::Pkcs1, _, OutForm::Pem) => key.to_pkcs1_pem().map(text),
     }
     .map_err(|e| rsa_error("keygen", &e))
 }

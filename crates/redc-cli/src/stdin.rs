@@ -13,9 +13,11 @@ static TAKEN: Mutex<Option<String>> = Mutex::new(None);
 pub(crate) fn take(option: &str) -> anyhow::Result<std::io::Stdin> {
     let mut taken = TAKEN.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(first) = taken.as_deref() {
-        return Err(bad_input!(
-            "{option} -: standard input is already read as {first}; give {option} FILE (or {first} FILE)"
-        ));
+        return Err(if first == option {
+            bad_input!("{option} -: standard input is already read for another {option}; give files")
+        } else {
+            bad_input!("{option} -: standard input is already read as {first}; give {option} FILE (or {first} FILE)")
+        });
     }
     *taken = Some(option.to_owned());
     Ok(std::io::stdin())

@@ -1185,8 +1185,8 @@ fn envelope_for_several_recipients() {
 }
 
 /// Inputs that are a few KB at most (a key, a signature, one RSA message)
-/// are read up to 1 MiB and refused beyond it, never read whole; the
-/// message of `sign` and the envelope's input stream at any size.
+/// are read up to 1 MiB and refused beyond it, never read whole (the
+/// message of `sign` and the envelope's input stream: the 1 GiB tests).
 #[test]
 fn small_inputs_are_capped() {
     let (rk, rp, _, _) = keys();
@@ -1212,4 +1212,53 @@ fn small_inputs_are_capped() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// stdin goes to one option per command: `--key -` with the default
+/// `-i -` (or `--sig -` with it) is refused, naming both, rather than
+/// reading the key and then an empty message.
+#[test]
+fn stdin_is_given_to_one_option() {
+    let (rk, rp, _, _) = keys();
+    let public = std::fs::read_to_string(rp).unwrap();
+    let private = std::fs::read_to_string(rk).unwrap();
+    let sig = path("one-stdin.sig");
+    let msg = path("one-stdin.txt");
+    std::fs::write(&msg, b"m").unwrap();
+    redc(&["sign", "--key", rk, "-i", &msg, "-o", &sig], 0);
+    let key_then_in = "redc: --in -: standard input is already read as --key; give --in FILE (or --key FILE)\n";
+    for (args, stdin, line) in [
+        (vec!["encrypt", "--key", "-"], public.as_str(), key_then_in.to_owned()),
+        (
+            vec!["sign", "--key", "-", "-o", "/dev/null"],
+            private.as_str(),
+            key_then_in.to_owned(),
+        ),
+        (
+            vec!["rsa", "private-batch", "--key", "-", "--op", "raw"],
+            private.as_str(),
+            key_then_in.to_owned(),
+        ),
+        (
+            vec!["verify", "--key", rp.as_str(), "--sig", "-"],
+            "m",
+            "redc: --in -: standard input is already read as --sig; give --in FILE (or --sig FILE)\n".to_owned(),
+        ),
+        (
+            vec!["encrypt", "--key", "-", "--key", "-", "-i", msg.as_str()],
+            public.as_str(),
+            "redc: --key -: standard input is already read for another --key; give files\n".to_owned(),
+        ),
+    ] {
+        let out = common::run(&args, stdin);
+        assert_eq!(
+            (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned()),
+            (Some(2), line),
+            "{args:?}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    // One option reading stdin is fine: the key from a file, the message from stdin.
+    let out = common::run(&["verify", "--key", rp, "--sig", &sig], "m");
+    assert_eq!(out.status.code(), Some(0));
 }

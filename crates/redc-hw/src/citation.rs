@@ -10,9 +10,9 @@
 //! article page (ijnc.org, article 35), since the text prints only the
 //! editor and the dates of receipt and acceptance. Papers 000 and 002 print
 //! no title, authors or venue at all (their text starts at the abstract):
-//! 002 is named as 001 cites it (its reference \[3\], whose subject and
-//! figures are 002's), and 000, cited by none, by [`Citation::topic`], a
-//! few words from its abstract.
+//! 002 is named as 001 prints it in its reference \[3\] (whose device and
+//! clock in 001's Table 3 are the ones 002 reports), and 000, cited by
+//! none, by [`Citation::topic`], a few words from its abstract.
 
 use serde_json::{Value, json};
 use std::fmt;
@@ -67,14 +67,15 @@ pub const FDFM: Citation = Citation {
 /// 002: high-radix Montgomery exponentiation on a systolic array. Its text
 /// starts at the abstract; title, authors, journal and year are those of
 /// reference \[3\] of 001 (Blum and Paar, IEEE Trans. on Computers 50(7),
-/// 2001), whose subject and figures (radix 2^4, systolic array, 1024-bit
-/// RSA decryption in 3.1 ms) are this text's.
+/// 2001), as 001 prints them. 001's Table 3 gives \[3\]'s device and clock
+/// (Xilinx XC40250XV, 45.6 MHz), the ones this text reports for its
+/// 1024-bit RSA.
 pub const BLUM_PAAR: Citation = Citation {
     file: crate::blum_paar::FILE,
     record_in: crate::fdfm::FILE,
     title: Some("High-radix Montgomery modular exponentiation on reconfigurable hardware"),
     authors: &["Thomas Blum", "Christof Paar"],
-    venue: Some("IEEE Transactions on Computers 50(7)"),
+    venue: Some("IEEE Trans. on Computers, 50(7)"),
     year: Some(2001),
     topic: "high-radix Montgomery modular exponentiation on a systolic array for FPGAs",
 };
@@ -223,8 +224,10 @@ mod tests {
             "[3] Thomas Blum and Christof Paar. High-radix Montgomery modular exponentiation on reconfigurable \
              hardware. *IEEE Trans. on Computers*, 50(7):759–764, 2001."
         ));
+        // 001's Table 3 gives [3]'s device and clock; 002's conclusion the same.
         let own = std::fs::read_to_string(Path::new(PAPERS).join(BLUM_PAAR.file)).expect("002");
-        assert!(own.contains("1024 bit RSA decryption can be done in 3.1 ms"));
+        assert!(refs.contains("Device\tXilinx XC40250XV") && refs.contains("Frequency[MHz]\t45.6"));
+        assert!(own.contains("using a clock rate of 45.6 MHz") && own.contains("on a Xilinx XC40250XV"));
         // 004 prints its journal and year on its first line.
         let text = std::fs::read_to_string(Path::new(PAPERS).join(PERIN.file)).expect("004");
         let first = text.lines().next().unwrap_or_default();
@@ -271,7 +274,7 @@ mod tests {
         assert_eq!(
             BLUM_PAAR.to_string(),
             "Blum, Paar, \"High-radix Montgomery modular exponentiation on reconfigurable hardware\", \
-             IEEE Transactions on Computers 50(7), 2001 (002)"
+             IEEE Trans. on Computers, 50(7), 2001 (002)"
         );
         let j = FDFM.json();
         assert_eq!(j["key"], "001");

@@ -48,8 +48,9 @@
 //! chunks: as in version 1.
 //! ```
 //!
-//! The header is `HEADER_FIXED_LEN + 2 + Σ (KEY_ID_LEN + 2 + wrapped_len_i)`
-//! bytes long, at most about 1 MiB (256 recipients of 4096-byte wrapped
+//! The header is `HEADER_FIXED_LEN + Σ (KEY_ID_LEN + 2 + wrapped_len_i)`
+//! bytes long (the 2-byte field that version 1 gives the wrapped-key
+//! length is the recipient count here), at most about 1 MiB (256 recipients of 4096-byte wrapped
 //! keys). The key ids are in the clear: whoever holds the file sees whom it
 //! is for (no recipient anonymity). A reader that does not know version 2
 //! (redc before it) refuses the file as an unsupported version.

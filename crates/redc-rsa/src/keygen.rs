@@ -137,7 +137,10 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
             primes.push(random_prime(size, e, &small, &tried)?);
             progress(tried.load(Ordering::Relaxed));
         }
-        let head = Zeroizing::new(primes.iter().fold(Num::one(), |n, p| n.mul(p)));
+        let mut head = Zeroizing::new(Num::one());
+        for p in primes.iter() {
+            head = Zeroizing::new(head.mul(p));
+        }
         // The last prime completes the modulus to exactly `bits` bits. Two
         // primes of b bits with their top two bits set always make 2b bits;
         // with three or more the product may be a bit short: the last
@@ -157,7 +160,7 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
         }
         let close = primes.iter().enumerate().any(|(i, p)| {
             primes[i + 1..].iter().any(|q| {
-                let diff = if p > q { p.checked_sub(q) } else { q.checked_sub(p) }.unwrap_or_default();
+                let diff = Zeroizing::new(if p > q { p.checked_sub(q) } else { q.checked_sub(p) }.unwrap_or_default());
                 diff.bits() <= min_distance
             })
         });
@@ -169,7 +172,8 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
         for p in primes.iter() {
             let pm1 = Zeroizing::new(p.checked_sub(&Num::one()).unwrap_or_default());
             let g = Zeroizing::new(lambda.gcd(&pm1));
-            *lambda = lambda.mul(&pm1).divrem(&g).map(|(l, _)| l).unwrap_or_default();
+            let product = Zeroizing::new(lambda.mul(&pm1));
+            lambda = Zeroizing::new(product.divrem(&g).map(|(l, _)| l).unwrap_or_default());
         }
         let Some(d) = e.inv_mod(&lambda).map(Zeroizing::new) else {
             continue;

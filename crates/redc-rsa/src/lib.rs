@@ -41,6 +41,7 @@
 //! let engine = redc::Engine::detect();
 //! let msgs: [&[u8]; 3] = [b"a", b"b", b"c"];
 //! let sigs = pkcs1v15::sign_batch(&engine, &key, HashAlg::Sha256, &msgs, &mut OsRng);
+//! assert_eq!(sigs.len(), 3);
 //! for (msg, sig) in msgs.iter().zip(&sigs) {
 //!     pkcs1v15::verify(key.public_key(), HashAlg::Sha256, msg, sig.as_ref().unwrap())?;
 //! }

@@ -85,7 +85,8 @@ pub fn rsa_private_batch(
 /// below `n` gets [`Error::OutOfRange`].
 pub fn rsa_public_batch(engine: &Engine, key: &RsaPublicKey, inputs: &[Num]) -> Vec<Result<Num>> {
     on_ok(in_range(key.n(), inputs), |xs| match key.prepared(engine) {
-        // The inputs are read in place: they are already in the open.
+        // The inputs are read in place (the engine's own copies are not
+        // wiped; public_scheme wipes the padded messages it passes).
         Ok(n) => pow_e(engine, &n, key.e(), &xs)
             .into_iter()
             .map(|r| r.map(SecretNat::into_revealed).map_err(Error::from))

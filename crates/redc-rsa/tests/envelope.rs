@@ -937,9 +937,9 @@ fn recipient_lists_are_checked() {
     assert_eq!(id[..], Sha256::digest(b"spki")[..]);
 }
 
-/// Version 2 as version 1 is checked above: every bit of a small
-/// two-recipient envelope flipped, and every truncation, fails for both
-/// recipients.
+/// Version 2 as version 1 is checked above: the low and the high bit of
+/// every byte of a small two-recipient envelope flipped, and every
+/// truncation, fail for both recipients.
 #[test]
 fn version_2_tampering_and_truncation_anywhere_fail() {
     let keys = recipient_keys();

@@ -99,6 +99,7 @@ fn signatures_in_batches() {
                 }
                 let pairs: Vec<(&[u8], &[u8])> = items.iter().map(|(m, s)| (*m, s.as_slice())).collect();
                 let verdicts = pss::verify_batch(&engine, public, SHA256, SHA256, None, &pairs);
+                assert_eq!(verdicts.len(), count);
                 for (i, ((msg, sig), verdict)) in pairs.iter().zip(&verdicts).enumerate() {
                     let single = pss::verify(public, SHA256, SHA256, None, msg, sig);
                     assert_eq!(verdict, &single, "item {i}");
@@ -113,14 +114,18 @@ fn signatures_in_batches() {
                 if count > 1 {
                     v15[1].0 = b"not the message";
                 }
-                for (i, verdict) in pkcs1v15::verify_batch(&engine, public, SHA256, &v15).iter().enumerate() {
+                let verdicts = pkcs1v15::verify_batch(&engine, public, SHA256, &v15);
+                assert_eq!(verdicts.len(), count);
+                for (i, verdict) in verdicts.iter().enumerate() {
                     let want = if i == 1 { Err(Error::Verification) } else { Ok(()) };
                     assert_eq!(verdict, &want, "item {i}");
                 }
             }
             // A salt too long for the key: every item says so.
             let msgs = messages(3);
-            for r in pss::sign_batch(&engine, key, SHA256, SHA256, Some(k), &slices(&msgs), &mut OsRng) {
+            let refused = pss::sign_batch(&engine, key, SHA256, SHA256, Some(k), &slices(&msgs), &mut OsRng);
+            assert_eq!(refused.len(), 3);
+            for r in refused {
                 assert_eq!(r, Err(Error::KeyTooSmall));
             }
         }
@@ -143,6 +148,7 @@ fn encryption_in_batches() {
                 let label = b"batch label";
                 let oaep_cts = oaep::encrypt_batch(&engine, public, SHA256, SHA256, label, &msgs, &mut OsRng);
                 let v15_cts = pkcs1v15::encrypt_batch(&engine, public, &msgs, &mut OsRng);
+                assert_eq!((oaep_cts.len(), v15_cts.len()), (count, count));
                 for (i, (o, v)) in oaep_cts.iter().zip(&v15_cts).enumerate() {
                     if count > 1 && i == 1 {
                         assert!(matches!(o, Err(Error::MessageTooLong { .. })), "{o:?}");
@@ -176,6 +182,7 @@ fn encryption_in_batches() {
                 let v15_in = spoil(&v15_cts);
                 let oaep_out = oaep::decrypt_batch(&engine, key, SHA256, SHA256, label, &slices(&oaep_in), &mut OsRng);
                 let v15_out = pkcs1v15::decrypt_batch(&engine, key, &slices(&v15_in), &mut OsRng);
+                assert_eq!((oaep_out.len(), v15_out.len()), (count, count));
                 for i in 0..count {
                     let single = oaep::decrypt(key, SHA256, SHA256, label, &oaep_in[i], &mut OsRng);
                     assert_eq!(oaep_out[i], single, "OAEP item {i}");
@@ -194,15 +201,10 @@ fn encryption_in_batches() {
             }
             // SHAKE has no OAEP: every item says so.
             let cts = [vec![0u8; k], vec![1u8; k]];
-            for r in oaep::decrypt_batch(
-                &engine,
-                key,
-                HashAlg::Shake128,
-                HashAlg::Shake128,
-                &[],
-                &slices(&cts),
-                &mut OsRng,
-            ) {
+            let shake = HashAlg::Shake128;
+            let refused = oaep::decrypt_batch(&engine, key, shake, shake, &[], &slices(&cts), &mut OsRng);
+            assert_eq!(refused.len(), 2);
+            for r in refused {
                 assert!(matches!(r, Err(Error::UnsupportedHash(..))), "{r:?}");
             }
         }

@@ -10,7 +10,7 @@
 //!   CRT-based RSA Decryption", International Journal of Networking and
 //!   Computing;
 //! - 002: Blum, Paar, "High-radix Montgomery modular exponentiation on
-//!   reconfigurable hardware", IEEE Transactions on Computers 50(7), 2001
+//!   reconfigurable hardware", IEEE Trans. on Computers, 50(7), 2001
 //!   (as 001 cites it; 002's text starts at the abstract);
 //! - 003: Garg, Vig, "An Efficient Montgomery Multiplication Algorithm and
 //!   RSA Cryptographic Processor" (venue not given in the text);
