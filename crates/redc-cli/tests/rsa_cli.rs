@@ -21,6 +21,37 @@ fn path(name: &str) -> String {
     dir().join(name).to_str().unwrap().to_owned()
 }
 
+/// Run redc with `args`: it must fail as bad input, with status 2, one
+/// line on stderr (returned) and nothing on stdout.
+fn refused(args: &[&str]) -> String {
+    let out = common::run(args, "");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        (out.status.code(), err.lines().count()),
+        (Some(2), 1),
+        "{args:?}: {err}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}");
+    err
+}
+
+/// A fresh 1024-bit key at `key`, encrypted with the password in the file `pw`.
+fn encrypted_key(key: &str, pw: &str) {
+    redc(
+        &[
+            "keygen",
+            "--bits",
+            "1024",
+            "--encrypt",
+            "--password-file",
+            pw,
+            "-o",
+            key,
+        ],
+        0,
+    );
+}
+
 /// Run openssl; panic unless it succeeds.
 fn openssl(args: &[&str]) -> Vec<u8> {
     let out = Command::new("openssl")
@@ -557,19 +588,7 @@ fn key_errors_say_what_to_do() {
     std::fs::write(&empty, b"\n").unwrap();
     std::fs::write(&pw, b"secret\n").unwrap();
     let enc = path("enc.pem");
-    redc(
-        &[
-            "keygen",
-            "--bits",
-            "1024",
-            "--encrypt",
-            "--password-file",
-            &pw,
-            "-o",
-            &enc,
-        ],
-        0,
-    );
+    encrypted_key(&enc, &pw);
     let ed = path("ed.pem");
     openssl(&["genpkey", "-algorithm", "ed25519", "-out", &ed]);
     let missing = path("missing.pem");
@@ -985,15 +1004,8 @@ fn keygen_primes_and_der_output() {
             "invalid value 'ber' for '--outform <OUTFORM>'",
         ),
     ] {
-        let out = common::run(&args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            (out.status.code(), err.lines().count()),
-            (Some(2), 1),
-            "{args:?}: {err}"
-        );
+        let err = refused(&args);
         assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(out.stdout.is_empty());
     }
 }
 
@@ -1004,19 +1016,7 @@ fn keygen_primes_and_der_output() {
 fn password_prompt_on_a_terminal() {
     let (pw, enc) = (path("prompt.pw"), path("prompt.pem"));
     std::fs::write(&pw, b"typed secret\n").unwrap();
-    redc(
-        &[
-            "keygen",
-            "--bits",
-            "1024",
-            "--encrypt",
-            "--password-file",
-            &pw,
-            "-o",
-            &enc,
-        ],
-        0,
-    );
+    encrypted_key(&enc, &pw);
     let (code, shown) = on_terminal(&["pubkey", &enc], &["typed secret"]);
     assert_eq!(code, 0, "{shown}");
     assert!(shown.contains(&format!("Password for {enc}: ")), "{shown}");
@@ -1198,13 +1198,7 @@ fn small_inputs_are_capped() {
         vec!["pubkey", &big],
         vec!["verify", "--key", rp.as_str(), "-i", rp.as_str(), "--sig", &big],
     ] {
-        let out = common::run(&args, "");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(
-            (out.status.code(), err.lines().count()),
-            (Some(2), 1),
-            "{args:?}: {err}"
-        );
+        let err = refused(&args);
         assert!(
             err.contains(&format!(
                 "{big}: more than 1024 KiB; a key, a signature or one RSA message is a few KB"

@@ -8,31 +8,18 @@
 //! a key's CRT exponent is caught by the unit test in primitive/private.rs,
 //! which can reach the key's insides.)
 
-#![allow(clippy::print_stderr)] // names the backends a CPU without IFMA skips
+mod scheme_support;
 
 use num_bigint::BigUint;
 use rand_core::{OsRng, RngCore};
-use redc::Engine;
-use redc::engine::{backend_names, default_engine};
+use redc::engine::default_engine;
 use redc_rsa::hazmat::{CrtMode, rsadp_with};
 use redc_rsa::keygen::{generate, is_probable_prime};
 use redc_rsa::{Error, Num, RsaPrivateKey, rsa_private_batch, rsa_public_batch};
+use scheme_support::engines;
 use std::sync::OnceLock;
 
 const SIZES: [usize; 6] = [0, 1, 3, 8, 9, 17];
-
-fn engines() -> Vec<Engine> {
-    backend_names()
-        .into_iter()
-        .filter_map(|b| match Engine::named(b) {
-            Ok(e) => Some(e),
-            Err(err) => {
-                eprintln!("SKIPPED {b}: {err}");
-                None
-            }
-        })
-        .collect()
-}
 
 fn big(x: &Num) -> BigUint {
     BigUint::from_bytes_be(&x.to_be_bytes())

@@ -5,30 +5,16 @@
 //! items with bad items among good ones (each gets its own error, the
 //! others their answers), a two-prime and a three-prime key.
 
-#![allow(clippy::print_stderr)] // names the backends a CPU without IFMA skips
+mod scheme_support;
 
 use num_bigint::BigUint;
 use rand_core::OsRng;
-use redc::Engine;
-use redc::engine::backend_names;
 use redc_rsa::keygen::{generate, generate_multi};
 use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, oaep, pkcs1v15, pss};
+use scheme_support::engines;
 use std::sync::OnceLock;
 
 const SHA256: HashAlg = HashAlg::Sha256;
-
-fn engines() -> Vec<Engine> {
-    backend_names()
-        .into_iter()
-        .filter_map(|b| match Engine::named(b) {
-            Ok(e) => Some(e),
-            Err(err) => {
-                eprintln!("SKIPPED {b}: {err}");
-                None
-            }
-        })
-        .collect()
-}
 
 /// A 1024-bit two-prime key and a 2048-bit three-prime key, made once.
 fn keys() -> &'static [RsaPrivateKey; 2] {

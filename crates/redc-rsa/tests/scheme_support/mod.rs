@@ -1,7 +1,7 @@
 //! Helpers shared by the scheme tests (OAEP, PSS, PKCS#1 v1.5): hex, keys
 //! from their integers (recovering `p`, `q` from `n`, `e`, `d` when a vector
 //! gives no primes), fixed test keys, temporary directories, and the
-//! `openssl` command. Keys never go through `encoding.rs`: the tests build
+//! `openssl` command, and the engine of every backend this CPU can run. Keys never go through `encoding.rs`: the tests build
 //! them from integers, so they check the schemes alone.
 
 #![allow(dead_code)]
@@ -306,3 +306,19 @@ pub(crate) const DRAFT_K4096: FixedKey = FixedKey {
         "8840d9428fbcac1b621744b9bde93b8a6e6929fd584ea116bb69866cebb34f83",
     ),
 };
+
+/// An engine on every CPU backend this machine can run; each one it cannot
+/// is named on stderr (a CPU without IFMA skips that backend).
+#[allow(clippy::print_stderr)]
+pub(crate) fn engines() -> Vec<redc::Engine> {
+    redc::engine::backend_names()
+        .into_iter()
+        .filter_map(|b| match redc::Engine::named(b) {
+            Ok(e) => Some(e),
+            Err(err) => {
+                eprintln!("SKIPPED {b}: {err}");
+                None
+            }
+        })
+        .collect()
+}
