@@ -7,7 +7,7 @@ use crate::output::Sink;
 use rand_core::OsRng;
 use redc_rsa::encoding::Pbes2Kdf;
 use redc_rsa::key::MAX_BITS;
-use redc_rsa::keygen::{MIN_KEYGEN_BITS, generate_multi, max_primes};
+use redc_rsa::keygen::{MIN_KEYGEN_BITS, check_exponent, generate_multi, max_primes};
 use redc_rsa::{RsaPrivateKey, RsaPublicKey};
 use std::path::Path;
 use std::process::ExitCode;
@@ -52,6 +52,11 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             a.bits
         ));
     }
+    let e = a.e.to_nat();
+    check_exponent(&e).map_err(|err| match err {
+        redc_rsa::Error::InvalidParameters(m) => bad_input!("--e {e}: {m}"),
+        other => rsa_error("keygen", &other),
+    })?;
     if a.encrypt && matches!(a.format, KeyFormat::Pkcs1) {
         return Err(bad_input!(
             "--encrypt: only PKCS#8 keys can be encrypted (use --format pkcs8)"
@@ -85,7 +90,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let key = generate_multi(a.bits, a.primes, &a.e.to_nat(), &progress).map_err(|e| rsa_error("keygen", &e))?;
+    let key = generate_multi(a.bits, a.primes, &e, &progress).map_err(|e| rsa_error("keygen", &e))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

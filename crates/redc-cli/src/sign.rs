@@ -58,10 +58,10 @@ pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
 pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let o = &a.opts;
     let hash = parse_hash(&o.hash, "--hash")?;
-    let key = load_public(&o.key, &o.password, "--key")?;
     if matches!(o.scheme, SigScheme::Pkcs1v15) {
         reject_salt(o)?;
     }
+    let key = load_public(&o.key, &o.password, "--key")?;
     let sig = read_input(&a.sig, "--sig")?;
     let digest = digest_of(&o.input, hash)?;
     let result = match o.scheme {
@@ -81,6 +81,8 @@ pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `--salt-len` with a scheme that has no salt: bad input, checked before
+/// the key is read (which may ask for a password).
 fn reject_salt(o: &SigOptions) -> anyhow::Result<()> {
     match o.salt_len {
         Some(_) => Err(bad_input!("--salt-len: only for --scheme pss")),

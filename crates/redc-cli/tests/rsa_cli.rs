@@ -1003,6 +1003,25 @@ fn keygen_primes_and_der_output() {
             vec!["keygen", "--outform", "ber"],
             "invalid value 'ber' for '--outform <OUTFORM>'",
         ),
+        // Checked before any password is asked or key read.
+        (
+            vec!["keygen", "--e", "4", "--encrypt"],
+            "--e 4: public exponent must be odd, at least 3 and at most 256 bits",
+        ),
+        (
+            vec![
+                "verify",
+                "--key",
+                "/nonexistent/k.pem",
+                "--scheme",
+                "pkcs1v15",
+                "--salt-len",
+                "5",
+                "--sig",
+                "/nonexistent/s",
+            ],
+            "--salt-len: only for --scheme pss",
+        ),
     ] {
         let err = refused(&args);
         assert!(err.contains(needle), "{args:?}: {err}");

@@ -87,6 +87,17 @@ pub fn generate(bits: usize, e: &Num, progress: &(dyn Fn(u64) + Sync)) -> Result
     generate_multi(bits, 2, e, progress)
 }
 
+/// Whether `e` can be a generated key's public exponent: odd, at least 3,
+/// at most 256 bits ([`Error::InvalidParameters`] says so otherwise).
+pub fn check_exponent(e: &Num) -> Result<()> {
+    if !e.is_odd() || *e < Num::from_u64(3) || e.bits() > 256 {
+        return Err(Error::InvalidParameters(
+            "public exponent must be odd, at least 3 and at most 256 bits".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The most primes a key of `bits` bits may have: OpenSSL's limits (2 below
 /// 1024 bits, 3 below 4096, 4 below 8192, then 5), so that every prime
 /// keeps its factoring cost well above the modulus's.
@@ -117,11 +128,7 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
             max_primes(bits)
         )));
     }
-    if !e.is_odd() || *e < Num::from_u64(3) || e.bits() > 256 {
-        return Err(Error::InvalidParameters(
-            "public exponent must be odd, at least 3 and at most 256 bits".into(),
-        ));
-    }
+    check_exponent(e)?;
     let small = small_primes();
     let tried = AtomicU64::new(0);
     let sizes: Vec<usize> = (0..count)
