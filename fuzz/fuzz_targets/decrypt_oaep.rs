@@ -18,15 +18,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use redc_fuzz::{Input, hash, private_key, reference, rng};
+use redc_fuzz::{Input, encrypt_em, private_key, reference, rng};
 use redc_rsa::{Error, hazmat, oaep};
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(data);
     let mode = input.byte();
-    let h = hash(input.byte());
-    let mgf_byte = input.byte();
-    let mgf = if mgf_byte >= 0x80 { h } else { hash(mgf_byte) };
+    let (h, mgf) = input.hash_pair();
     let label = input.prefixed();
     let rest = input.rest();
     let shake = h.is_xof() || mgf.is_xof();
@@ -50,12 +48,9 @@ fuzz_target!(|data: &[u8]| {
     let k = public.size();
     let ct = if (mode >> 1) & 3 == 1 {
         // rest as EM: k bytes below n, else nothing to decrypt.
-        if rest.len() != k {
-            return;
-        }
-        match hazmat::raw_public(public, rest) {
-            Ok(ct) => ct,
-            Err(_) => return,
+        match encrypt_em(public, rest) {
+            Some(ct) => ct,
+            None => return,
         }
     } else {
         rest.to_vec()

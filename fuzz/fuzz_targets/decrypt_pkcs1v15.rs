@@ -17,7 +17,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use redc_fuzz::{Input, private_key, reference, rng};
+use redc_fuzz::{Input, encrypt_em, private_key, reference, rng};
 use redc_rsa::{Error, hazmat, pkcs1v15};
 
 fuzz_target!(|data: &[u8]| {
@@ -28,12 +28,9 @@ fuzz_target!(|data: &[u8]| {
     let public = key.public_key();
     let k = public.size();
     let ct = if mode & 2 != 0 {
-        if rest.len() != k {
-            return;
-        }
-        match hazmat::raw_public(public, rest) {
-            Ok(ct) => ct,
-            Err(_) => return,
+        match encrypt_em(public, rest) {
+            Some(ct) => ct,
+            None => return,
         }
     } else {
         rest.to_vec()

@@ -18,15 +18,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use redc_fuzz::{Input, hash, public_key, reference};
+use redc_fuzz::{Input, public_key, reference};
 use redc_rsa::{Error, hazmat, pss};
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(data);
     let mode = input.byte();
-    let h = hash(input.byte());
-    let mgf_byte = input.byte();
-    let mgf = if mgf_byte >= 0x80 { h } else { hash(mgf_byte) };
+    let (h, mgf) = input.hash_pair();
     let salt = match input.byte() {
         0xff => None,
         s => Some(usize::from(s)),

@@ -137,6 +137,23 @@ impl<'a> Input<'a> {
     pub fn rest(&mut self) -> &'a [u8] {
         self.take(usize::MAX)
     }
+
+    /// A hash and an MGF1 hash, two bytes: the second at 0x80 or above
+    /// means the same hash as the first.
+    pub fn hash_pair(&mut self) -> (HashAlg, HashAlg) {
+        let h = hash(self.byte());
+        let mgf_byte = self.byte();
+        (h, if mgf_byte >= 0x80 { h } else { hash(mgf_byte) })
+    }
+}
+
+/// The ciphertext of `em` under `key` when `em` is `k` bytes below `n`
+/// (so a target reaches decoding with an `EM` of its choice), else `None`.
+pub fn encrypt_em(key: &RsaPublicKey, em: &[u8]) -> Option<Vec<u8>> {
+    if em.len() != key.size() {
+        return None;
+    }
+    redc_rsa::hazmat::raw_public(key, em).ok()
 }
 
 /// Most PBKDF2 iterations the targets let an encrypted key ask for (the
