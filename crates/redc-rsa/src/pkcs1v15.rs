@@ -147,6 +147,20 @@ pub fn sign_batch(
     sign_digests(engine, key, hash, &digests, rng)
 }
 
+/// [`sign_digest`] for every precomputed digest of `digests`, in order, as
+/// one batch on `engine` (for callers that hash elsewhere); a digest of the
+/// wrong length gets its own error.
+pub fn sign_digest_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    digests: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Vec<u8>>> {
+    let digests: Vec<Vec<u8>> = digests.iter().map(|d| d.to_vec()).collect();
+    sign_digests(engine, key, hash, &digests, rng)
+}
+
 /// [`sign_digest`] for every digest, as one batch on `engine`.
 fn sign_digests(
     engine: &Engine,
@@ -184,6 +198,18 @@ pub fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8
 /// signature, [`Error::Verification`] for an invalid one.
 pub fn verify_batch(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(&[u8], &[u8])]) -> Vec<Result<()>> {
     let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(m, sig)| (hash.digest(m), *sig)).collect();
+    verify_digests(engine, key, hash, &items)
+}
+
+/// [`verify_digest`] for every `(digest, signature)` of `items`, in order,
+/// as one batch on `engine` (for callers that hash elsewhere).
+pub fn verify_digest_batch(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    hash: HashAlg,
+    items: &[(&[u8], &[u8])],
+) -> Vec<Result<()>> {
+    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(d, sig)| (d.to_vec(), *sig)).collect();
     verify_digests(engine, key, hash, &items)
 }
 

@@ -72,6 +72,22 @@ pub fn sign_batch(
     sign_digests(engine, key, hash, mgf_hash, salt_len, &digests, rng)
 }
 
+/// [`sign_digest`] for every precomputed digest of `digests`, in order, as
+/// one batch on `engine` (for callers that hash elsewhere); a digest of the
+/// wrong length gets its own error.
+pub fn sign_digest_batch(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    salt_len: Option<usize>,
+    digests: &[&[u8]],
+    rng: &mut impl CryptoRngCore,
+) -> Vec<Result<Vec<u8>>> {
+    let digests: Vec<Vec<u8>> = digests.iter().map(|d| d.to_vec()).collect();
+    sign_digests(engine, key, hash, mgf_hash, salt_len, &digests, rng)
+}
+
 /// [`sign_digest`] for every digest, as one batch on `engine`.
 fn sign_digests<R: CryptoRngCore>(
     engine: &Engine,
@@ -149,6 +165,20 @@ pub fn verify_batch(
     items: &[(&[u8], &[u8])],
 ) -> Vec<Result<()>> {
     let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(m, sig)| (hash.digest(m), *sig)).collect();
+    verify_digests(engine, key, hash, mgf_hash, salt_len, &items)
+}
+
+/// [`verify_digest`] for every `(digest, signature)` of `items`, in order,
+/// as one batch on `engine` (for callers that hash elsewhere).
+pub fn verify_digest_batch(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    salt_len: Option<usize>,
+    items: &[(&[u8], &[u8])],
+) -> Vec<Result<()>> {
+    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(d, sig)| (d.to_vec(), *sig)).collect();
     verify_digests(engine, key, hash, mgf_hash, salt_len, &items)
 }
 

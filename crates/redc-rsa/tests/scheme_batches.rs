@@ -118,6 +118,55 @@ fn signatures_in_batches() {
     }
 }
 
+/// The digest forms of the batches (`sign_digest_batch`,
+/// `verify_digest_batch`) against the message forms, with a digest of the
+/// wrong length in the middle answered by its own error.
+#[test]
+fn digest_batches() {
+    let key = &keys()[0];
+    let public = key.public_key();
+    for engine in engines() {
+        let msgs = messages(5);
+        let mut digests: Vec<Vec<u8>> = msgs.iter().map(|m| SHA256.digest(m)).collect();
+        digests[2].pop();
+        let d = slices(&digests);
+        let sigs = pkcs1v15::sign_digest_batch(&engine, key, SHA256, &d, &mut OsRng);
+        let by_message = pkcs1v15::sign_batch(&engine, key, SHA256, &slices(&msgs), &mut OsRng);
+        for (i, (sig, want)) in sigs.iter().zip(&by_message).enumerate() {
+            match i {
+                2 => assert!(matches!(sig, Err(Error::InvalidParameters(_))), "{sig:?}"),
+                _ => assert_eq!(sig, want, "item {i}"),
+            }
+        }
+        let pairs: Vec<(&[u8], &[u8])> = d
+            .iter()
+            .zip(&by_message)
+            .map(|(dg, s)| (*dg, s.as_ref().unwrap().as_slice()))
+            .collect();
+        let verdicts = pkcs1v15::verify_digest_batch(&engine, public, SHA256, &pairs);
+        assert_eq!(verdicts.iter().filter(|v| v.is_ok()).count(), 4);
+        assert!(verdicts[2].is_err());
+
+        let pss_sigs = pss::sign_digest_batch(&engine, key, SHA256, SHA256, None, &d, &mut OsRng);
+        assert!(pss_sigs[2].is_err());
+        for (i, sig) in pss_sigs.iter().enumerate().filter(|(i, _)| *i != 2) {
+            pss::verify(public, SHA256, SHA256, None, &msgs[i], sig.as_ref().unwrap()).unwrap();
+        }
+        let good: Vec<(&[u8], &[u8])> = d
+            .iter()
+            .zip(&pss_sigs)
+            .filter_map(|(dg, s)| Some((*dg, s.as_ref().ok()?.as_slice())))
+            .collect();
+        let verdicts = pss::verify_digest_batch(&engine, public, SHA256, SHA256, None, &good);
+        assert!(verdicts.iter().all(Result::is_ok));
+        let wrong = [(good[0].0, good[1].1)];
+        assert_eq!(
+            pss::verify_digest_batch(&engine, public, SHA256, SHA256, None, &wrong),
+            vec![Err(Error::Verification)]
+        );
+    }
+}
+
 #[test]
 fn encryption_in_batches() {
     for engine in engines() {
