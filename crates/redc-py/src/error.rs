@@ -1,0 +1,58 @@
+//! The exceptions of the package and the mapping of `redc_rsa::Error` onto
+//! them, each message prefixed with the argument it is about.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use redc_rsa::Error as RsaError;
+
+create_exception!(
+    redc,
+    Error,
+    PyValueError,
+    "An input redc refuses: a key, message, ciphertext, parameter or password (a ValueError; the message names the argument)."
+);
+create_exception!(
+    redc,
+    InvalidSignature,
+    PyException,
+    "A signature that does not verify (as cryptography.exceptions.InvalidSignature)."
+);
+create_exception!(
+    redc,
+    DecryptionError,
+    Error,
+    "A ciphertext that does not decrypt (OAEP); deliberately says nothing about why."
+);
+create_exception!(
+    redc,
+    WrongPassword,
+    Error,
+    "An encrypted private key that the password does not open, or no password for one."
+);
+
+/// Adds the exception classes to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("Error", py.get_type::<Error>())?;
+    m.add("InvalidSignature", py.get_type::<InvalidSignature>())?;
+    m.add("DecryptionError", py.get_type::<DecryptionError>())?;
+    m.add("WrongPassword", py.get_type::<WrongPassword>())?;
+    Ok(())
+}
+
+/// `err` as the Python exception for argument `what` (`"data"`,
+/// `"messages[3]"`).
+pub(crate) fn rsa_err(what: &str, err: &RsaError) -> PyErr {
+    match err {
+        RsaError::Verification => InvalidSignature::new_err(format!("{what}: invalid signature")),
+        RsaError::Decryption => DecryptionError::new_err(format!("{what}: decryption failed")),
+        RsaError::PasswordRequired | RsaError::WrongPassword => WrongPassword::new_err(format!("{what}: {err}")),
+        _ => Error::new_err(format!("{what}: {err}")),
+    }
+}
+
+/// A [`Error`] naming `what`.
+pub(crate) fn bad(what: &str, message: impl core::fmt::Display) -> PyErr {
+    Error::new_err(format!("{what}: {message}"))
+}

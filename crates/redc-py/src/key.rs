@@ -1,0 +1,164 @@
+//! `redc._redc.Key`: an RSA key, private or public, as read from any format
+//! the CLI reads (`redc_rsa::read_key`), generated, or written back. Its
+//! secret values never leave Rust except as a key file the caller asks for.
+
+use crate::error::{bad, rsa_err};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use rand_core::OsRng;
+use redc_rsa::encoding::Pbes2Kdf;
+use redc_rsa::{AnyKey, Num, RsaPrivateKey, RsaPublicKey, keygen};
+
+/// A key, private or public (the Python classes `redc.RSAPrivateKey` and
+/// `redc.RSAPublicKey` wrap it).
+#[pyclass(module = "redc._redc", frozen)]
+pub(crate) struct Key {
+    inner: AnyKey,
+}
+
+impl Key {
+    /// The public key.
+    pub(crate) fn public_key(&self) -> &RsaPublicKey {
+        self.inner.public_key()
+    }
+
+    /// The private key, or an error naming `what` for a public one.
+    pub(crate) fn private_key(&self, what: &str) -> PyResult<&RsaPrivateKey> {
+        self.inner
+            .private_key()
+            .ok_or_else(|| bad(what, "this is a public key; the operation needs the private key"))
+    }
+}
+
+#[pymethods]
+impl Key {
+    /// Reads a key from `data`: PEM (by its label) or DER, PKCS#1, PKCS#8,
+    /// encrypted PKCS#8 (which needs `password`), SPKI.
+    #[staticmethod]
+    #[pyo3(signature = (data, password = None))]
+    fn load(py: Python<'_>, data: &[u8], password: Option<&[u8]>) -> PyResult<Key> {
+        // scrypt or PBKDF2 may take a while: without the GIL.
+        let read = py.detach(|| redc_rsa::read_key(data, password));
+        read.map(|inner| Key { inner }).map_err(|e| rsa_err("data", &e))
+    }
+
+    /// A new private key of `bits` bits with public exponent `e` (big-endian
+    /// bytes) and `primes` primes.
+    #[staticmethod]
+    fn generate(py: Python<'_>, bits: usize, e: &[u8], primes: usize) -> PyResult<Key> {
+        let e = Num::from_be_bytes(e);
+        keygen::check_exponent(&e).map_err(|err| rsa_err("public_exponent", &err))?;
+        // The error names `primes` when the size is fine but the count is not.
+        let what = match (keygen::MIN_KEYGEN_BITS..=redc_rsa::key::MAX_BITS).contains(&bits) {
+            true if !(2..=keygen::max_primes(bits)).contains(&primes) => "primes",
+            _ => "key_size",
+        };
+        let key = py.detach(|| keygen::generate_multi(bits, primes, &e, &|_| {}));
+        let key = key.map_err(|err| rsa_err(what, &err))?;
+        Ok(Key {
+            inner: AnyKey::Private(key),
+        })
+    }
+
+    /// Whether this is a private key.
+    #[getter]
+    fn is_private(&self) -> bool {
+        self.inner.private_key().is_some()
+    }
+
+    /// The modulus size in bits.
+    #[getter]
+    fn bits(&self) -> usize {
+        self.public_key().bits()
+    }
+
+    /// The modulus size in bytes (of a signature or ciphertext).
+    #[getter]
+    fn size(&self) -> usize {
+        self.public_key().size()
+    }
+
+    /// Primes of a private key (2 or more), 0 for a public key.
+    #[getter]
+    fn primes(&self) -> usize {
+        self.inner.private_key().map_or(0, |k| k.primes().len())
+    }
+
+    /// The modulus `n`, big-endian.
+    fn n<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.public_key().n().to_be_bytes())
+    }
+
+    /// The public exponent `e`, big-endian.
+    fn e<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.public_key().e().to_be_bytes())
+    }
+
+    /// SHA-256 of the DER SubjectPublicKeyInfo (the envelope's key id; what
+    /// `openssl pkey -pubin -outform DER | sha256sum` prints).
+    fn key_id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let spki = self.public_key().to_spki_der().map_err(|e| rsa_err("key", &e))?;
+        Ok(PyBytes::new(py, &redc_rsa::envelope::key_id_of(&spki)))
+    }
+
+    /// The public key alone.
+    fn public(&self) -> Key {
+        Key {
+            inner: AnyKey::Public(self.public_key().clone()),
+        }
+    }
+
+    /// The private key as `format` (`pkcs8`, `pkcs1`), DER or PEM, under
+    /// `password` (PKCS#8 only: PBES2, scrypt and AES-256-CBC).
+    #[pyo3(signature = (format, der, password = None))]
+    fn private_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        der: bool,
+        password: Option<&[u8]>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let key = self.private_key("self")?;
+        let err = |e: redc_rsa::Error| rsa_err("private_bytes", &e);
+        let out: Vec<u8> = match (format, password) {
+            ("pkcs8", None) if der => key.to_pkcs8_der().map_err(err)?.to_vec(),
+            ("pkcs8", None) => key.to_pkcs8_pem().map_err(err)?.as_bytes().to_vec(),
+            ("pkcs8", Some(pw)) => {
+                let kdf = Pbes2Kdf::default();
+                let written = py.detach(|| {
+                    if der {
+                        key.to_pkcs8_encrypted_der(pw, kdf, &mut OsRng)
+                    } else {
+                        key.to_pkcs8_encrypted_pem(pw, kdf, &mut OsRng).map(String::into_bytes)
+                    }
+                });
+                written.map_err(err)?
+            }
+            ("pkcs1", None) if der => key.to_pkcs1_der().map_err(err)?.to_vec(),
+            ("pkcs1", None) => key.to_pkcs1_pem().map_err(err)?.as_bytes().to_vec(),
+            ("pkcs1", Some(_)) => {
+                return Err(bad(
+                    "encryption_algorithm",
+                    "redc encrypts PKCS#8 keys only (format PKCS8); TraditionalOpenSSL keys are written in the clear",
+                ));
+            }
+            (other, _) => return Err(bad("format", format!("unknown private key format {other:?}"))),
+        };
+        let out = zeroize::Zeroizing::new(out);
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// The public key as `format` (`spki`, `pkcs1`), DER or PEM.
+    fn public_bytes<'py>(&self, py: Python<'py>, format: &str, der: bool) -> PyResult<Bound<'py, PyBytes>> {
+        let key = self.public_key();
+        let err = |e: redc_rsa::Error| rsa_err("public_bytes", &e);
+        let out = match format {
+            "spki" if der => key.to_spki_der().map_err(err)?,
+            "spki" => key.to_spki_pem().map_err(err)?.into_bytes(),
+            "pkcs1" if der => key.to_pkcs1_der().map_err(err)?,
+            "pkcs1" => key.to_pkcs1_pem().map_err(err)?.into_bytes(),
+            other => return Err(bad("format", format!("unknown public key format {other:?}"))),
+        };
+        Ok(PyBytes::new(py, &out))
+    }
+}

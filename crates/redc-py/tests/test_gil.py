@@ -1,0 +1,69 @@
+"""The batch functions release the GIL while the engine runs: a thread
+that sleeps 5 ms at a time keeps waking up during a batch. (A wake-up
+needs the GIL; held by the batch, the longest gap between wake-ups would
+be the batch's whole duration.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import redc
+from redc import hashes, padding
+
+
+def longest_gap(work) -> tuple:
+    """The batch's duration and the longest gap between the wake-ups of a
+    thread sleeping 5 ms at a time while ``work`` ran."""
+    done = threading.Event()
+    wakeups = []
+
+    def tick():
+        while not done.is_set():
+            wakeups.append(time.perf_counter())
+            time.sleep(0.005)
+
+    ticker = threading.Thread(target=tick)
+    ticker.start()
+    time.sleep(0.05)
+    start = time.perf_counter()
+    work()
+    end = time.perf_counter()
+    done.set()
+    ticker.join()
+    during = [start] + [t for t in wakeups if start <= t <= end] + [end]
+    return end - start, max(b - a for a, b in zip(during, during[1:]))
+
+
+@pytest.fixture(scope="module")
+def key():
+    return redc.generate_private_key(65537, 2048)
+
+
+def check(duration, gap):
+    # A batch long enough to tell (the GIL's switch interval is 5 ms), and
+    # the ticker never kept waiting for more than a quarter of it.
+    assert duration > 0.2, duration
+    assert gap < duration / 4, (duration, gap)
+
+
+def test_sign_batch_releases_the_gil(key):
+    msgs = [b"m%d" % i for i in range(4000)]
+    pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.MAX_LENGTH)
+    check(*longest_gap(lambda: key.sign_batch(msgs, pss, hashes.SHA256())))
+
+
+def test_modexp_batch_releases_the_gil():
+    p = 2**4253 - 1
+    check(*longest_gap(lambda: redc.modexp_batch(list(range(2, 60)), p - 2, p)))
+
+
+def test_the_check_catches_a_held_gil():
+    """Control: pure-Python work that keeps the GIL in one bytecode (a
+    big integer power) fails the same check."""
+    p = 2**4253 - 1
+    duration, gap = longest_gap(lambda: pow(3, p - 2, p) and pow(5, p - 2, p) and pow(7, p - 2, p))
+    assert duration > 0.2, duration
+    assert gap >= duration / 4, (duration, gap)
