@@ -219,9 +219,10 @@ def _run(
             if name and name not in schema.names:
                 raise _redc.Error(f"{what}: the dataset has no column {name!r} (it has {', '.join(schema.names)})")
     plan = pool_plan(*pool)
-    # Blocks of a batch each, so that every actor gets work (a Parquet
-    # directory may be read as one block).
-    ds = ds.repartition(target_num_rows_per_block=plan.batch_size)
+    # Blocks of at most four batches, so that every actor gets work (Ray
+    # reads a directory of Parquet files as one block); smaller blocks cost
+    # more than they spread (measured: a fifth of the rate at one batch).
+    ds = ds.repartition(target_num_rows_per_block=4 * plan.batch_size)
     out = ds.map_batches(
         _Worker,
         fn_constructor_kwargs={"op": op, "key": sent, "args": args, "columns": columns, "threads": plan.threads},
