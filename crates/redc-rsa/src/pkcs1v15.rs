@@ -171,7 +171,7 @@ fn sign_digests(
 ) -> Vec<Result<Vec<u8>>> {
     let k = key.public_key().size();
     // EM starts with 0x00, so m < 256^(k-1) <= n.
-    let encode = |digest: &Vec<u8>, _: &mut _| Ok(os2ip(&emsa_encode(hash, digest, k)?));
+    let encode = |digest: &Vec<u8>| Ok(os2ip(&emsa_encode(hash, digest, k)?));
     // The signature leaves the private path: public from here on.
     let finish = |_: &Vec<u8>, s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
     private_scheme(engine, key, digests, rng, encode, finish)

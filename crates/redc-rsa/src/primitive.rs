@@ -17,6 +17,7 @@ use crate::crt::CrtMode;
 use crate::error::{Error, Result};
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use rand_core::CryptoRngCore;
+use rayon::prelude::*;
 use redc::engine::default_engine;
 use redc::{Engine, EngineError, JobBase, Prepared, PublicExpJob, SecretNat};
 use zeroize::Zeroizing;
@@ -118,31 +119,33 @@ pub(crate) fn pow_e<B: JobBase + ?Sized>(
 /// `engine`: `encode` each item to its representative (an item it refuses
 /// keeps its error and skips the primitive), RSADP/RSASP1 on the others as
 /// ONE engine batch ([`rsa_private_batch`]: blinded, CRT, checked with
-/// `e`), then `finish` each item with its answer or its error. A scheme's
-/// single operation is this with one item on [`default_engine`].
-pub(crate) fn private_scheme<T, U, R: CryptoRngCore>(
+/// `e`), then `finish` each item with its answer or its error. Encoding and
+/// finishing run on every core (each is per item; what an encoding needs
+/// at random, a PSS salt, the scheme draws before). A scheme's single
+/// operation is this with one item on [`default_engine`].
+pub(crate) fn private_scheme<T: Sync, U: Send>(
     engine: &Engine,
     key: &RsaPrivateKey,
     items: &[T],
-    rng: &mut R,
-    mut encode: impl FnMut(&T, &mut R) -> Result<Num>,
-    mut finish: impl FnMut(&T, Result<SecretNat>) -> Result<U>,
+    rng: &mut impl CryptoRngCore,
+    encode: impl Fn(&T) -> Result<Num> + Sync,
+    finish: impl Fn(&T, Result<SecretNat>) -> Result<U> + Sync,
 ) -> Vec<Result<U>> {
-    let reps = items.iter().map(|item| encode(item, rng)).collect();
+    let reps = items.par_iter().map(&encode).collect();
     let answers = on_ok(reps, |cs: Vec<Num>| rsa_private_batch(engine, key, &cs, rng));
-    items.iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
+    items.par_iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
 }
 
 /// The batch form of a public-key scheme (encryption, verification) on
 /// `engine`: as [`private_scheme`] around RSAEP/RSAVP1
 /// ([`rsa_public_batch`]). The representatives (an encryption's padded
 /// message) are wiped once used.
-pub(crate) fn public_scheme<T, U>(
+pub(crate) fn public_scheme<T: Sync, U: Send>(
     engine: &Engine,
     key: &RsaPublicKey,
     items: &[T],
     mut encode: impl FnMut(&T) -> Result<Num>,
-    mut finish: impl FnMut(&T, Result<Num>) -> Result<U>,
+    finish: impl Fn(&T, Result<Num>) -> Result<U> + Sync,
 ) -> Vec<Result<U>> {
     let reps = items.iter().map(&mut encode).collect();
     let answers = on_ok(reps, |mut xs: Vec<Num>| {
@@ -150,7 +153,7 @@ pub(crate) fn public_scheme<T, U>(
         xs.iter_mut().for_each(zeroize::Zeroize::zeroize);
         out
     });
-    items.iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
+    items.par_iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
 }
 
 /// RSASSA verification (RFC 8017 §8.1.2, §8.2.2) for every `(digest,
@@ -165,7 +168,7 @@ pub(crate) fn rsavp1_batch(
     items: &[(Vec<u8>, &[u8])],
     em_len: usize,
     check: impl Fn(&[u8]) -> Result<()>,
-    compare: impl Fn(&[u8], &[u8]) -> Result<()>,
+    compare: impl Fn(&[u8], &[u8]) -> Result<()> + Sync,
 ) -> Vec<Result<()>> {
     let k = key.size();
     let encode = |(digest, sig): &(Vec<u8>, &[u8])| {
@@ -191,16 +194,16 @@ pub(crate) fn rsavp1_batch(
 /// `k >= min_k`), RSADP, I2OSP to `k` bytes, then `decode` (the scheme's
 /// step 3) with the ciphertext and `EM`. Public failures (length, `c >= n`)
 /// are [`Error::Decryption`].
-pub(crate) fn rsadp_bytes_batch<U>(
+pub(crate) fn rsadp_bytes_batch<U: Send>(
     engine: &Engine,
     key: &RsaPrivateKey,
     cts: &[&[u8]],
     min_k: usize,
     rng: &mut impl CryptoRngCore,
-    mut decode: impl FnMut(&[u8], Zeroizing<Vec<u8>>) -> Result<U>,
+    decode: impl Fn(&[u8], Zeroizing<Vec<u8>>) -> Result<U> + Sync,
 ) -> Vec<Result<U>> {
     let k = key.public_key().size();
-    let encode = |ct: &&[u8], _: &mut _| {
+    let encode = |ct: &&[u8]| {
         if ct.len() != k || k < min_k {
             return Err(Error::Decryption);
         }

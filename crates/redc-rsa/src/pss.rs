@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
-use crate::primitive::{i2osp, os2ip, private_scheme, rsavp1_batch, single};
+use crate::primitive::{fail_all, i2osp, os2ip, private_scheme, rsavp1_batch, single};
 use rand_core::CryptoRngCore;
 use redc::engine::default_engine;
 use redc::{Engine, SecretNat};
@@ -89,32 +89,41 @@ pub fn sign_digest_batch(
 }
 
 /// [`sign_digest`] for every digest, as one batch on `engine`.
-fn sign_digests<R: CryptoRngCore>(
+fn sign_digests(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
     salt_len: Option<usize>,
     digests: &[Vec<u8>],
-    rng: &mut R,
+    rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
     let public = key.public_key();
     let k = public.size();
     let em_bits = public.bits() - 1;
     let salt_len = salt_len.unwrap_or(hash.output_len());
-    let encode = |digest: &Vec<u8>, rng: &mut R| {
-        // RFC 8017 §9.1.1 step 3, before anything is allocated for the salt.
-        if em_bits.div_ceil(8) < hash.output_len().saturating_add(salt_len).saturating_add(2) {
-            return Err(Error::KeyTooSmall);
-        }
-        let mut salt = Zeroizing::new(vec![0u8; salt_len]);
-        rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
-        // emBits < modBits, so m < 2^(modBits-1) <= n.
-        Ok(os2ip(&emsa_pss_encode(hash, mgf_hash, digest, &salt, em_bits)?))
-    };
+    // RFC 8017 §9.1.1 step 3 (the same for every item), before anything is
+    // allocated for the salts.
+    if em_bits.div_ceil(8) < hash.output_len().saturating_add(salt_len).saturating_add(2) {
+        return fail_all(digests.len(), &Error::KeyTooSmall);
+    }
+    // Every item's salt drawn in order, in one call; then the encodings on
+    // every core.
+    let mut salts = Zeroizing::new(vec![0u8; salt_len * digests.len()]);
+    if rng.try_fill_bytes(&mut salts).is_err() {
+        return fail_all(digests.len(), &Error::Rng);
+    }
+    let items: Vec<(&Vec<u8>, &[u8])> = digests
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d, &salts[i * salt_len..(i + 1) * salt_len]))
+        .collect();
+    // emBits < modBits, so m < 2^(modBits-1) <= n.
+    let encode =
+        |(digest, salt): &(&Vec<u8>, &[u8])| Ok(os2ip(&emsa_pss_encode(hash, mgf_hash, digest, salt, em_bits)?));
     // The signature leaves the private path: public from here on.
-    let finish = |_: &Vec<u8>, s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
-    private_scheme(engine, key, digests, rng, encode, finish)
+    let finish = |_: &(&Vec<u8>, &[u8]), s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
+    private_scheme(engine, key, &items, rng, encode, finish)
 }
 
 /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) of `msg`; `salt_len` is the

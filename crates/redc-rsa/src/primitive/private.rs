@@ -11,11 +11,12 @@
 //!    bound `exp_bits` is the public length of `r_i`): the halves of one
 //!    operation are lanes of one group, eight lanes hold four two-prime
 //!    operations, and a batch of one runs its halves side by side. The
-//!    fresh `r`s are inverted in the same batch, by Montgomery's trick and
-//!    ONE constant-time inversion of their product `P` by Fermat,
+//!    fresh `r`s are inverted in the same batch, by Montgomery's trick (its
+//!    running products in chunks, one per core, the chunks' totals chained)
+//!    and ONE constant-time inversion of their product `P` by Fermat,
 //!    `(P mod r_i)^(r_i - 2) mod r_i`, as more lane jobs recombined like
 //!    the halves (no variable-time inversion anywhere);
-//! 3. Garner's recombination ([`crate::crt::recombine`]);
+//! 3. Garner's recombination ([`crate::crt::recombine`]), on every core;
 //! 4. unblinding, `m = y·r^-1 mod n`;
 //! 5. the check `m^e = c (mod n)` of every result as ONE public-exponent
 //!    engine batch: it catches a fault in any step before (the Bellcore
@@ -42,7 +43,7 @@ use crate::key::{N, RsaPrivateKey};
 use rand_core::CryptoRngCore;
 use rayon::prelude::*;
 use redc::secret::declassify;
-use redc::{Engine, EngineError, PowJob, Residue, SecretNat};
+use redc::{Domain, Engine, EngineError, PowJob, Residue, SecretNat};
 use subtle::ConstantTimeEq;
 
 /// The private batch of the module documentation, with `mode`'s way of
@@ -81,6 +82,9 @@ pub(crate) fn private_batch(
     fault::disarm();
     answers
 }
+
+/// The CRT halves of one operation, as the engine answered them.
+type Halves = core::result::Result<Vec<SecretNat>, EngineError>;
 
 /// One private operation in flight.
 struct Op {
@@ -177,13 +181,17 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
         Err(e) => return fail_all(ops.len(), &e),
     };
     let n = key.public_key().domain();
-    // prefix[i] = the product of the first i + 1 fresh r, in Montgomery form.
+    // Montgomery's trick in chunks, one per core: each chunk's running
+    // products of its fresh r (in Montgomery form), on its own core; then
+    // the running products of the chunks' totals, whose last is P.
     let fresh: Vec<usize> = (0..ops.len()).filter(|&i| ops[i].r_inv.is_none()).collect();
-    let mut prefix: Vec<Residue<N>> = Vec::with_capacity(fresh.len());
-    for &i in &fresh {
-        let r = &ops[i].r;
-        prefix.push(prefix.last().map_or_else(|| r.clone(), |p| n.mul(p, r)));
-    }
+    let chunk = fresh.len().div_ceil(rayon::current_num_threads()).max(MIN_CHUNK);
+    let prefixes: Vec<Vec<Residue<N>>> = fresh
+        .par_chunks(chunk)
+        .map(|idx| running(n, idx.iter().map(|&i| &ops[i].r)))
+        .collect();
+    let totals: Vec<&Residue<N>> = prefixes.iter().filter_map(|p| p.last()).collect();
+    let prefix = running(n, totals.iter().copied());
     let xs: Vec<Vec<SecretNat>> = if with_x {
         ops.par_iter().map(|op| crt::residues(key, &op.x)).collect()
     } else {
@@ -210,7 +218,6 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
         .collect();
     let answers = if jobs.is_empty() { Vec::new() } else { engine.pow(&jobs) };
     let mut answers = answers.into_iter();
-    type Halves = core::result::Result<Vec<SecretNat>, EngineError>;
     // Each operation's answers taken in full before any error is looked
     // at, so that one failed job cannot shift the answers of the others.
     let mut take = |count: usize| -> Halves { answers.by_ref().take(count).collect::<Vec<_>>().into_iter().collect() };
@@ -222,38 +229,79 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
             halves[0] = fault::flip(&halves[0]);
         }
     }
-    // (P)^-1, then r_i^-1 = P_i^-1 · P_(i-1) and P_(i-1)^-1 = P_i^-1 · r_i.
+    // P^-1, walked back into each chunk's total^-1, then (each chunk on
+    // its own core) into each r^-1.
     let inverse =
         (!fresh.is_empty()).then(|| -> Result<Residue<N>> { Ok(n.enter(&crt::recombine(key, &take(ps.len())?)?)) });
     let mut failed: Option<Error> = None;
     match inverse {
-        Some(Ok(mut acc)) => {
-            for k in (1..fresh.len()).rev() {
-                let next = n.mul(&acc, &ops[fresh[k]].r);
-                ops[fresh[k]].r_inv = Some(n.mul(&acc, &prefix[k - 1]));
-                acc = next;
+        Some(Ok(acc)) => {
+            let chunk_inverses = inverses(n, acc, &totals, &prefix);
+            let r_invs: Vec<Vec<Residue<N>>> = fresh
+                .par_chunks(chunk)
+                .zip(prefixes.par_iter())
+                .zip(chunk_inverses)
+                .map(|((idx, prefix), acc)| {
+                    let rs: Vec<&Residue<N>> = idx.iter().map(|&i| &ops[i].r).collect();
+                    inverses(n, acc, &rs, prefix)
+                })
+                .collect();
+            for (&i, r_inv) in fresh.iter().zip(r_invs.into_iter().flatten()) {
+                ops[i].r_inv = Some(r_inv);
             }
-            ops[fresh[0]].r_inv = Some(acc);
         }
         Some(Err(e)) => failed = Some(e),
         None => {}
     }
+    // Garner's recombination on every core.
     let mut ys = ys.into_iter();
-    ops.into_iter()
-        .map(|mut op| {
-            let halves = ys.next();
+    let paired: Vec<(Op, Option<Halves>)> = ops.into_iter().map(|op| (op, ys.next())).collect();
+    let mut done: Vec<Result<Op>> = paired
+        .into_par_iter()
+        .map(|(mut op, halves)| {
             if op.r_inv.is_none() {
                 return Err(failed.clone().unwrap_or(Error::FaultDetected));
             }
             if let Some(halves) = halves {
                 op.y = crt::recombine(key, &halves?)?;
             }
-            if fault::strikes(Stage::Garner, op.slot) {
-                op.y = fault::flip(&op.y);
-            }
             Ok(op)
         })
-        .collect()
+        .collect();
+    // (A test's fault is armed on this thread.)
+    for op in done.iter_mut().flatten() {
+        if fault::strikes(Stage::Garner, op.slot) {
+            op.y = fault::flip(&op.y);
+        }
+    }
+    done
+}
+
+/// The fewest fresh factors a chunk of Montgomery's trick takes: a chunk
+/// costs two more products (its total chained and walked back).
+const MIN_CHUNK: usize = 64;
+
+/// The running products `x_0`, `x_0·x_1`, ... of `xs` (Montgomery form).
+fn running<'a>(n: &Domain<N>, xs: impl IntoIterator<Item = &'a Residue<N>>) -> Vec<Residue<N>> {
+    let mut out: Vec<Residue<N>> = Vec::new();
+    for x in xs {
+        out.push(out.last().map_or_else(|| x.clone(), |p| n.mul(p, x)));
+    }
+    out
+}
+
+/// Every `x_i^-1` of `xs`, in order, from `acc = (x_0···x_(k-1))^-1` and
+/// the running products `prefix` of `xs` ([`running`]): `x_i^-1 =
+/// P_i^-1 · P_(i-1)` and `P_(i-1)^-1 = P_i^-1 · x_i`, from the last down.
+fn inverses(n: &Domain<N>, mut acc: Residue<N>, xs: &[&Residue<N>], prefix: &[Residue<N>]) -> Vec<Residue<N>> {
+    let mut out = Vec::with_capacity(xs.len());
+    for k in (1..xs.len()).rev() {
+        out.push(n.mul(&acc, &prefix[k - 1]));
+        acc = n.mul(&acc, xs[k]);
+    }
+    out.push(acc);
+    out.reverse();
+    out
 }
 
 /// Steps 4 and 5: unblind every result, `m = y·r^-1` (one product of the
@@ -400,6 +448,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn fresh_factors_are_inverted_in_chunks_on_every_core() {
+        // On four threads, 300 fresh factors take four chunks of 75 (and
+        // MIN_CHUNK keeps small batches in one); a wrong inverse would give
+        // a wrong answer, which the e-check refuses. A bad input in the
+        // middle keeps its error and leaves the chunks alone.
+        let (key, _, _) = crate::test_key();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        pool.install(|| {
+            assert_eq!(300usize.div_ceil(rayon::current_num_threads()).max(MIN_CHUNK), 75);
+            for name in backend_names() {
+                let Ok(engine) = Engine::named(name) else { continue };
+                key.blinding.clear();
+                let mut inputs: Vec<Num> = (0..301u64).map(|i| Num::from_u64(i * 104_729 + 3)).collect();
+                inputs[150] = key.public_key().n().clone();
+                let got = private_batch(&engine, &key, &inputs, CrtMode::Garner, &mut OsRng);
+                for (i, (x, y)) in inputs.iter().zip(got).enumerate() {
+                    match i {
+                        150 => assert_eq!(y.unwrap_err(), Error::OutOfRange, "{name}"),
+                        _ => assert_eq!(y.unwrap().reveal(), oracle(&key, x), "{name} input {i}"),
+                    }
+                }
+            }
+        });
     }
 
     #[test]
