@@ -2,6 +2,7 @@
 
     python -m redc.bench [--count 100000] [--bits 2048] [--repeat 3]
                          [--only PATTERNS] [--json FILE] [--skip-ray]
+                         [--ray-count ROWS]
 
 Rows (``OP/METHOD``), each measured ``--repeat`` times, reported as the
 median (and min, max) rate in operations per second:
@@ -16,10 +17,12 @@ median (and min, max) rate in operations per second:
   processes, the key loaded once per process from PEM by the initializer,
   chunks fed by ``imap`` (the pool's start-up is not timed);
 * ``ray-1``, ``ray-2`` (the sign op of ``--ray-padding``): ``redc.ray.sign``
-  over ``ray.data.from_arrow`` of the messages on a local Ray started with
-  ``ray.init(num_cpus=1)`` and then ``2``, each repeat in a fresh
-  subprocess; timed around ``materialize()`` (actor pool start included),
-  and also with Ray's start-up (``ray.init`` and loading the data) added;
+  over ``ray.data.from_arrow`` of ``--ray-count`` messages on a local Ray
+  started with ``ray.init(num_cpus=1)`` and then ``2``, each repeat in a
+  fresh subprocess; timed around ``materialize()`` (actor pool start
+  included: a worker process imports Ray Data, pyarrow and redc before its
+  actor runs, a few seconds on 2 cores), and also with Ray's start-up
+  (``ray.init`` and loading the data) added;
 * ``redc-1t``: the batch call on one engine thread (``RAYON_NUM_THREADS=1``,
   in a subprocess), what ``ray-1`` compares with.
 
@@ -494,7 +497,7 @@ def parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
         prog="python -m redc.bench",
         description="RSA throughput of redc (batch API, Ray job) against pyca/cryptography (single calls, multiprocessing).",
     )
-    p.add_argument("--count", type=int, default=100_000, help="messages for the redc batch and Ray rows (default 100000)")
+    p.add_argument("--count", type=int, default=100_000, help="messages for the redc batch (and the Ray rows: --ray-count) (default 100000)")
     p.add_argument("--pyca-count", type=int, default=20_000, help="at most this many for the pyca and redc-1t rows (default 20000)")
     p.add_argument("--bits", type=int, default=2048, help="RSA key size (default 2048)")
     p.add_argument("--repeat", type=int, default=3, help="runs of each row; the median is reported (default 3)")
@@ -507,6 +510,12 @@ def parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON to FILE")
     p.add_argument("--skip-ray", action="store_true", help="leave out the Ray rows (and redc-1t)")
     p.add_argument("--ray-cpus", default="1,2", help="num_cpus of each local Ray (default 1,2)")
+    p.add_argument(
+        "--ray-count",
+        type=int,
+        default=0,
+        help="rows of the Ray jobs (default --count): Ray's start-up, a few seconds, weighs less on a longer job",
+    )
     p.add_argument("--ray-padding", choices=("pss", "pkcs1v15"), default="pss", help="the signature scheme of the Ray rows (default pss)")
     p.add_argument("--ray-blocks", type=int, default=0, help="Dataset blocks for the Ray rows (default: one per 4096 rows, at least 8)")
     p.add_argument("--processes", type=int, default=0, help="pyca-mp processes (default os.cpu_count())")
@@ -517,6 +526,9 @@ def parse(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     for name in ("count", "pyca_count", "repeat", "bits", "chunk"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be positive")
+    if a.ray_count < 0:
+        p.error("--ray-count must be positive (or 0: --count)")
+    a.ray_count = a.ray_count or a.count
     return a
 
 
@@ -568,6 +580,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "pyca": pyca,
         "ray": None if ray_missing else version("ray"),
         "count": a.count,
+        "ray_count": a.ray_count,
         "pyca_count": small,
         "bits": a.bits,
         "repeat": a.repeat,
@@ -580,7 +593,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print(f"  pyca    : {pyca or 'not installed: pip install cryptography (the pyca rows are left out)'}")
     print(f"  ray     : {header['ray'] or 'rows skipped (' + ray_missing + ')'}")
     print(
-        f"  workload: RSA-{a.bits}, {MESSAGE_LEN}-byte messages, SHA-256; redc batch and Ray on {a.count:,}, "
+        f"  workload: RSA-{a.bits}, {MESSAGE_LEN}-byte messages, SHA-256; redc batch on {a.count:,}, Ray on {a.ray_count:,}, "
         f"pyca and redc-1t on {small:,}{' (a subset)' if small < a.count else ''}; median of {a.repeat} runs"
     )
     print(flush=True)
@@ -642,17 +655,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if row:
             run_redc_1t(row, pem, ray_op, small, a.seed, a.repeat, a.backend)
             progress(row)
-        blocks = a.ray_blocks or max(8, a.count // 4096)
+        blocks = a.ray_blocks or max(8, a.ray_count // 4096)
         for cpus in ray_cpus:
             method = f"ray-{cpus}"
             if not selected(patterns, ray_op, method):
                 continue
             pair = (
-                Row(ray_op, method, f"{ray_op} redc.ray num_cpus={cpus}", a.count),
-                Row(ray_op, method + "+init", f"{ray_op} redc.ray num_cpus={cpus} +start", a.count),
+                Row(ray_op, method, f"{ray_op} redc.ray num_cpus={cpus}", a.ray_count),
+                Row(ray_op, method + "+init", f"{ray_op} redc.ray num_cpus={cpus} +start", a.ray_count),
             )
             try:
-                run_ray(pair, pem, ray_op, cpus, a.count, a.seed, a.repeat, blocks, a.backend)
+                run_ray(pair, pem, ray_op, cpus, a.ray_count, a.seed, a.repeat, blocks, a.backend)
             except RuntimeError as e:
                 pair[0].note = f"FAILED: {str(e).splitlines()[0]}"
                 print(str(e), file=sys.stderr)
