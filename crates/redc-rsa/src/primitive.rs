@@ -138,7 +138,9 @@ pub(crate) fn private_scheme<T: Sync, U: Send>(
 
 /// The batch form of a public-key scheme (encryption, verification) on
 /// `engine`: as [`private_scheme`] around RSAEP/RSAVP1
-/// ([`rsa_public_batch`]). The representatives (an encryption's padded
+/// ([`rsa_public_batch`]), but `encode` runs in order on the calling
+/// thread (an encryption's padding draws from the caller's RNG); `finish`
+/// runs on every core. The representatives (an encryption's padded
 /// message) are wiped once used.
 pub(crate) fn public_scheme<T: Sync, U: Send>(
     engine: &Engine,

@@ -58,7 +58,8 @@ pub fn sign_digest(
 
 /// [`sign`] for every message of `msgs`, in order, the private operations
 /// as one batch on `engine` (the SIMD lanes, every core, or the GPU); a
-/// message that cannot be signed gets its own error.
+/// message that cannot be signed gets its own error. The salts are drawn
+/// from `rng` in one call, in order: an RNG failure fails every item.
 pub fn sign_batch(
     engine: &Engine,
     key: &RsaPrivateKey,

@@ -472,7 +472,10 @@ def targets(by_id: Dict[str, Row], ray_op: str, procs: int) -> Tuple[List[str], 
         out.append({"target": f"redc >= {TARGET_MP}x pyca-mp", "op": op, "ratio": ratio, "met": ratio >= TARGET_MP})
     batch, ray2, ray2f = by_id.get(f"{ray_op}/redc"), by_id.get(f"{ray_op}/ray-2"), by_id.get(f"{ray_op}/ray-2+init")
     if batch and batch.median and ray2 and ray2.median:
-        lines.append(f"Ray job >= {TARGET_RAY:.0%} of the batch API's rate on the same cores ({ray_op}, Ray num_cpus=2 vs the batch on {procs} threads):")
+        lines.append(
+            f"Ray job >= {TARGET_RAY:.0%} of the batch API's rate on the same cores ({ray_op}, Ray num_cpus=2 on {ray2.n:,} rows "
+            f"vs the batch on {procs} threads on {batch.n:,}):"
+        )
         for label, r in (("execution", ray2), ("with start-up", ray2f)):
             if r and r.median:
                 ratio = r.median / batch.median
@@ -481,7 +484,10 @@ def targets(by_id: Dict[str, Row], ray_op: str, procs: int) -> Tuple[List[str], 
     one, ray1 = by_id.get(f"{ray_op}/redc-1t"), by_id.get(f"{ray_op}/ray-1")
     if one and one.median and ray1 and ray1.median:
         ratio = ray1.median / one.median
-        lines.append(f"  (one CPU: Ray num_cpus=1 {fmt_rate(ray1.median)}/s vs the batch on 1 thread {fmt_rate(one.median)}/s = {ratio:.0%}  {verdict(ratio >= TARGET_RAY)})")
+        lines.append(
+            f"  (one CPU: Ray num_cpus=1 on {ray1.n:,} rows {fmt_rate(ray1.median)}/s vs the batch on 1 thread on {one.n:,} "
+            f"{fmt_rate(one.median)}/s = {ratio:.0%}  {verdict(ratio >= TARGET_RAY)})"
+        )
         out.append({"target": f"ray-1 >= {TARGET_RAY} redc-1t", "op": ray_op, "timing": "execution", "ratio": ratio, "met": ratio >= TARGET_RAY})
     if not out:
         lines.append("  (no target could be checked with the rows selected)")

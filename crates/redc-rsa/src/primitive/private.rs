@@ -1,6 +1,7 @@
 //! The private operation RSADP / RSASP1 (RFC 8017 §5.1.2) for a batch of
-//! inputs on the engine, in five steps, each one engine call or one
-//! parallel pass:
+//! inputs on the engine, in five steps, each made of engine calls and
+//! parallel passes (and, in step 2, a short chain over the chunks of
+//! Montgomery's trick):
 //!
 //! 1. blinding: each input takes the next pair `(r^e, r^-1)` of the key's
 //!    blinding chain (module `blinding`) while it has uses left; the others
@@ -277,8 +278,10 @@ fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) 
     done
 }
 
-/// The fewest fresh factors a chunk of Montgomery's trick takes: a chunk
-/// costs two more products (its total chained and walked back).
+/// The fewest fresh factors a chunk of Montgomery's trick takes. Chunking
+/// adds no products (a chunk boundary trades the three of the chain for
+/// three on the chunks' totals), but each chunk is a rayon task and a
+/// link of the totals' serial chain: small batches keep one.
 const MIN_CHUNK: usize = 64;
 
 /// The running products `x_0`, `x_0·x_1`, ... of `xs` (Montgomery form).
@@ -452,24 +455,28 @@ mod tests {
 
     #[test]
     fn fresh_factors_are_inverted_in_chunks_on_every_core() {
-        // On four threads, 300 fresh factors take four chunks of 75 (and
-        // MIN_CHUNK keeps small batches in one); a wrong inverse would give
-        // a wrong answer, which the e-check refuses. A bad input in the
-        // middle keeps its error and leaves the chunks alone.
+        // On four threads, 301 fresh factors take chunks of 76, 76, 76 and
+        // 73 (and MIN_CHUNK keeps small batches in one); a wrong inverse
+        // would give a wrong answer, which the e-check refuses. A bad input
+        // in the middle keeps its error and leaves the chunks alone. Then
+        // the same batch again: the renewed chain's pairs serve the first
+        // inputs, and the fresh factors after them are chunked.
         let (key, _, _) = crate::test_key();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         pool.install(|| {
-            assert_eq!(300usize.div_ceil(rayon::current_num_threads()).max(MIN_CHUNK), 75);
+            assert_eq!(301usize.div_ceil(rayon::current_num_threads()).max(MIN_CHUNK), 76);
             for name in backend_names() {
                 let Ok(engine) = Engine::named(name) else { continue };
                 key.blinding.clear();
-                let mut inputs: Vec<Num> = (0..301u64).map(|i| Num::from_u64(i * 104_729 + 3)).collect();
+                let mut inputs: Vec<Num> = (0..302u64).map(|i| Num::from_u64(i * 104_729 + 3)).collect();
                 inputs[150] = key.public_key().n().clone();
-                let got = private_batch(&engine, &key, &inputs, CrtMode::Garner, &mut OsRng);
-                for (i, (x, y)) in inputs.iter().zip(got).enumerate() {
-                    match i {
-                        150 => assert_eq!(y.unwrap_err(), Error::OutOfRange, "{name}"),
-                        _ => assert_eq!(y.unwrap().reveal(), oracle(&key, x), "{name} input {i}"),
+                for pass in ["fresh", "chained then fresh"] {
+                    let got = private_batch(&engine, &key, &inputs, CrtMode::Garner, &mut OsRng);
+                    for (i, (x, y)) in inputs.iter().zip(got).enumerate() {
+                        match i {
+                            150 => assert_eq!(y.unwrap_err(), Error::OutOfRange, "{name} {pass}"),
+                            _ => assert_eq!(y.unwrap().reveal(), oracle(&key, x), "{name} {pass} input {i}"),
+                        }
                     }
                 }
             }
