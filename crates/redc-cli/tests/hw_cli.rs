@@ -329,6 +329,28 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
         );
         let mems = manifest["memories"].as_array().unwrap();
         assert!(mems.len() > 5, "{arch}: a trace memory per register");
+        // Plain file names (no braces for a shell to expand), one per
+        // memory; a trace names its register as the paper writes it.
+        let files: std::collections::BTreeSet<&str> = mems.iter().map(|m| m["file"].as_str().unwrap()).collect();
+        assert_eq!(files.len(), mems.len(), "{arch}: {files:?}");
+        for f in &files {
+            assert!(
+                f.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.'),
+                "{arch}: {f}"
+            );
+            assert_eq!(
+                f.starts_with("trace_"),
+                mems.iter().any(|m| m["file"] == *f && m["register"].is_string()),
+                "{arch}: {f}"
+            );
+        }
+        if arch == "csa-radix4" {
+            assert!(
+                mems.iter()
+                    .any(|m| m["file"] == "trace_a2i1_a2i.mem" && m["register"] == "{a2i+1,a2i}"),
+                "{mems:?}"
+            );
+        }
         for m in mems {
             let text = std::fs::read_to_string(out.join(m["file"].as_str().unwrap())).unwrap();
             let words: Vec<&str> = text.lines().filter(|l| !l.starts_with("//")).collect();

@@ -17,9 +17,11 @@ pub enum Format {
     /// `vectors.txt`: each case as `name = 0x…` lines, then its trace.
     Hex,
     /// One file per memory (`n.mem`, `a.mem`, `b.mem`, `result.mem`,
-    /// `cycles.mem`, `trace_<reg>.mem`), one word per line in hex without a
-    /// prefix, as Verilog's `$readmemh` reads them, plus `manifest.json`
-    /// giving each memory's width and depth and the paper's citation.
+    /// `cycles.mem`, `trace_<reg>.mem` with the register's name in plain
+    /// characters), one word per line in hex without a prefix, as
+    /// Verilog's `$readmemh` reads them, plus `manifest.json` giving each
+    /// memory's width and depth (and a trace's register as the paper
+    /// writes it) and the paper's citation.
     Readmemh,
     /// `vectors.json`: every case with its trace.
     Json,
@@ -257,29 +259,35 @@ impl Vectors {
             .max()
             .unwrap_or(1)
             .max(1);
-        let mut mems: Vec<(String, usize, Vec<Big>)> = vec![
+        // (file stem, the paper's register for a trace, width, words)
+        let mut mems: Vec<(String, Option<&str>, usize, Vec<Big>)> = vec![
             (
                 "n".into(),
+                None,
                 self.spec.bits,
                 self.cases.iter().map(|c| c.n.clone()).collect(),
             ),
             (
                 "a".into(),
+                None,
                 self.operand_bits,
                 self.cases.iter().map(|c| c.a.clone()).collect(),
             ),
             (
                 "b".into(),
+                None,
                 self.operand_bits,
                 self.cases.iter().map(|c| c.b.clone()).collect(),
             ),
             (
                 "result".into(),
+                None,
                 self.operand_bits,
                 self.cases.iter().map(|c| c.result.clone()).collect(),
             ),
             (
                 "cycles".into(),
+                None,
                 cycles_bits,
                 self.cases.iter().map(|c| Big::from_u64(c.cycles)).collect(),
             ),
@@ -290,15 +298,16 @@ impl Vectors {
                 .iter()
                 .flat_map(|c| c.trace.iter().map(move |s| s.regs[k].value.clone()))
                 .collect();
-            mems.push((format!("trace_{name}"), bits, words));
+            mems.push((format!("trace_{}", plain(name)), Some(name), bits, words));
         }
         let steps = self.cases.first().map_or(0, |c| c.trace.len());
         let mut files: Vec<File> = mems
             .iter()
-            .map(|(name, bits, words)| {
+            .map(|(name, register, bits, words)| {
                 let digits = bits.div_ceil(4).max(1);
+                let what = register.map_or_else(String::new, |r| format!(" (register {r})"));
                 let mut contents = format!(
-                    "// {}\n// paper: {}\n// memory {name}: {bits}-bit words, depth {}\n",
+                    "// {}\n// paper: {}\n// memory {name}{what}: {bits}-bit words, depth {}\n",
                     self.header(),
                     self.paper(),
                     words.len()
@@ -323,7 +332,13 @@ impl Vectors {
             "size_parameter": self.digits,
             "r_log2": self.r_log2,
             "steps_per_case": steps,
-            "memories": mems.iter().map(|(name, bits, words)| json!({"file": format!("{name}.mem"), "width": bits, "depth": words.len()})).collect::<Vec<_>>(),
+            "memories": mems.iter().map(|(name, register, bits, words)| {
+                let mut m = json!({"file": format!("{name}.mem"), "width": bits, "depth": words.len()});
+                if let Some(r) = register {
+                    m["register"] = json!(r);
+                }
+                m
+            }).collect::<Vec<_>>(),
         });
         files.push(File {
             name: "manifest.json".into(),
@@ -333,8 +348,38 @@ impl Vectors {
     }
 }
 
+/// A register's name as a plain file-name part, which no shell expands:
+/// letters and digits kept, `+` dropped, any other run of characters one
+/// `_` (none at either end): the radix-4 digit `{a2i+1,a2i}` of 003's
+/// Alg. II gives `a2i1_a2i`.
+fn plain(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if c != '+' && !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
 fn pretty(v: &Value) -> String {
     let mut s = serde_json::to_string_pretty(v).expect("JSON values always serialise");
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain;
+
+    #[test]
+    fn register_names_become_plain_file_names() {
+        assert_eq!(plain("{a2i+1,a2i}"), "a2i1_a2i");
+        assert_eq!(plain("{q2i+1,q2i}"), "q2i1_q2i");
+        assert_eq!(plain("S1"), "S1");
+        assert_eq!(plain("C_a"), "C_a");
+        assert_eq!(plain("x[i]"), "x_i");
+    }
 }
