@@ -350,6 +350,29 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
                     .any(|m| m["file"] == "trace_a2i1_a2i.mem" && m["register"] == "{a2i+1,a2i}"),
                 "{mems:?}"
             );
+            assert!(
+                manifest["operands"].as_str().unwrap().contains("(A1, A2) = (a, 0)"),
+                "{manifest}"
+            );
+        }
+        assert!(
+            manifest["words"].is_string() && manifest["operands"].is_string(),
+            "{arch}"
+        );
+        // r2.mem: R^2 mod n of each case's n, R = 2^r_log2 (num-bigint).
+        let words = |f: &str| -> Vec<num_bigint::BigUint> {
+            std::fs::read_to_string(out.join(f))
+                .unwrap()
+                .lines()
+                .filter(|l| !l.starts_with("//"))
+                .map(|l| num_bigint::BigUint::parse_bytes(l.as_bytes(), 16).unwrap())
+                .collect()
+        };
+        let r_log2 = manifest["r_log2"].as_u64().unwrap() as usize;
+        let (ns, r2s) = (words("n.mem"), words("r2.mem"));
+        assert_eq!((ns.len(), r2s.len()), (4, 4), "{arch}");
+        for (n, r2) in ns.iter().zip(&r2s) {
+            assert_eq!(*r2, (num_bigint::BigUint::from(1u8) << (2 * r_log2)) % n, "{arch}");
         }
         for m in mems {
             let text = std::fs::read_to_string(out.join(m["file"].as_str().unwrap())).unwrap();

@@ -16,8 +16,8 @@ use crate::{Arch, Big, HwError, Step, build};
 pub enum Format {
     /// `vectors.txt`: each case as `name = 0x…` lines, then its trace.
     Hex,
-    /// One file per memory (`n.mem`, `a.mem`, `b.mem`, `result.mem`,
-    /// `cycles.mem`, `trace_<reg>.mem` with the register's name in plain
+    /// One file per memory (`n.mem`, `r2.mem` (`R^2 mod n`), `a.mem`,
+    /// `b.mem`, `result.mem`, `cycles.mem`, `trace_<reg>.mem` with the register's name in plain
     /// characters), one word per line in hex without a prefix, as
     /// Verilog's `$readmemh` reads them, plus `manifest.json` giving each
     /// memory's width and depth (and a trace's register as the paper
@@ -242,6 +242,22 @@ impl Vectors {
         })
     }
 
+    /// `R^2 mod n`, `R = 2^r_log2`: the constant that takes an operand
+    /// into the circuit's Montgomery form.
+    fn r2(&self, n: &Big) -> Big {
+        Big::pow2(2 * self.r_log2).rem(n).unwrap_or_else(Big::zero)
+    }
+
+    /// What `a.mem`, `b.mem` and `result.mem` hold, for the manifest.
+    fn operand_form(&self) -> &'static str {
+        match self.spec.arch.paper() {
+            crate::Paper::CarrySave => {
+                "binary: a.mem is the carry-save pair (A1, A2) = (a, 0), b.mem (B1, B2) = (b, 0); result.mem is S1 + S2, the pair's value"
+            }
+            _ => "whole binary numbers a and b (not the circuit's digit or RAM layout)",
+        }
+    }
+
     /// Trace registers and widths (the first case's; every case has the same).
     fn register_widths(&self) -> Vec<(&'static str, usize)> {
         self.cases
@@ -266,6 +282,12 @@ impl Vectors {
                 None,
                 self.spec.bits,
                 self.cases.iter().map(|c| c.n.clone()).collect(),
+            ),
+            (
+                "r2".into(),
+                None,
+                self.spec.bits,
+                self.cases.iter().map(|c| self.r2(&c.n)).collect(),
             ),
             (
                 "a".into(),
@@ -332,6 +354,9 @@ impl Vectors {
             "size_parameter": self.digits,
             "r_log2": self.r_log2,
             "steps_per_case": steps,
+            "words": "one per line, hexadecimal, most significant digit first, zero-padded to the width; case i is word i of n, r2, a, b, result and cycles, and words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace (one per iteration, in order)",
+            "r2": format!("R^2 mod n with R = 2^{} (a·(R^2 mod n) enters the circuit's Montgomery form)", self.r_log2),
+            "operands": self.operand_form(),
             "memories": mems.iter().map(|(name, register, bits, words)| {
                 let mut m = json!({"file": format!("{name}.mem"), "width": bits, "depth": words.len()});
                 if let Some(r) = register {
