@@ -478,12 +478,28 @@ pub(crate) struct VectorsArgs {
     /// The architecture (as for `redc sim`).
     #[arg(value_name = "ARCH")]
     pub(crate) arch: String,
-    /// Number of cases (each a random modulus and two random operands).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    pub(crate) count: u64,
-    /// Modulus size in bits, up to 4096.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=4096))]
+    /// Number of cases (each a random modulus and two random operands; for
+    /// the carry-save multipliers each operand a random pair).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000), required_unless_present = "n", conflicts_with = "n")]
+    pub(crate) count: Option<u64>,
+    /// Modulus size in bits, up to 4096 (with --n: its own).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=4096), conflicts_with = "n")]
     pub(crate) bits: u64,
+    /// One case of your own instead of random ones: the modulus, in hexadecimal.
+    #[arg(long, value_name = "HEX", requires_all = ["a", "b"])]
+    pub(crate) n: Option<String>,
+    /// With --n: the first operand (for carry-save, A1), in hexadecimal.
+    #[arg(long, value_name = "HEX", requires = "n")]
+    pub(crate) a: Option<String>,
+    /// With --n: the second operand (for carry-save, B1), in hexadecimal.
+    #[arg(long, value_name = "HEX", requires = "n")]
+    pub(crate) b: Option<String>,
+    /// With --n, carry-save multipliers only: A2, the pair's second word (default 0).
+    #[arg(long, value_name = "HEX", requires = "n")]
+    pub(crate) a2: Option<String>,
+    /// With --n, carry-save multipliers only: B2 (default 0).
+    #[arg(long, value_name = "HEX", requires = "n")]
+    pub(crate) b2: Option<String>,
     /// Digit width in bits where the architecture has a choice.
     #[arg(long, value_name = "K")]
     pub(crate) radix: Option<u32>,
@@ -503,7 +519,7 @@ pub(crate) struct VectorsArgs {
 pub(crate) enum VectorFormat {
     /// vectors.txt: name = 0x… lines per case, then the trace.
     Hex,
-    /// One $readmemh file per memory (n, a, b, result, cycles, trace_<reg>) and manifest.json.
+    /// One $readmemh file per memory (n, r2, a, b, result, constants, cycles, trace_<reg>, clock_<reg>), manifest.json and vectors.vh.
     Readmemh,
     /// vectors.json.
     Json,

@@ -9,7 +9,8 @@ use crate::args::{VectorFormat, VectorsArgs};
 use crate::failure::bad_input;
 use crate::output::Sink;
 use crate::sim::{hw_error, parse_arch};
-use redc_hw::vectors::{Format, Spec, bytes_per_case, generate};
+use redc_hw::vectors::{Format, Given, Spec, bytes_per_case, from_cases, generate};
+use redc_hw::{Big, HwError};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -29,34 +30,77 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
     {
         return Err(bad_input!("-o {}: not a directory", a.output.display()));
     }
-    let spec = Spec {
-        arch,
-        bits: a.bits as usize,
-        radix: a.radix,
-        count: a.count as usize,
-        seed: a.seed,
-    };
-    let need = bytes_per_case(spec).map_err(hw_error)?.saturating_mul(a.count);
-    if need > MAX_BYTES {
-        return Err(bad_input!(
-            "--count: {} cases of {} at {} bits need about {} MiB; at most {} MiB (fewer cases or fewer bits)",
-            a.count,
-            arch.name(),
-            a.bits,
-            need >> 20,
-            MAX_BYTES >> 20
-        ));
-    }
-    let bar = crate::progress::counter(a.count, format!("{} vectors", arch.name()));
-    let vectors = generate(spec, &|done| {
-        if let Some(b) = &bar {
-            b.set_position(done as u64);
+    let vectors = match &a.n {
+        Some(n) => {
+            let hex = |v: &Option<String>, field: &str| v.as_deref().map(|t| parse_big(t, field)).transpose();
+            let n = parse_big(n, "--n")?;
+            let given = Given {
+                a: hex(&a.a, "--a")?.unwrap_or_default(),
+                b: hex(&a.b, "--b")?.unwrap_or_default(),
+                second: match (hex(&a.a2, "--a2")?, hex(&a.b2, "--b2")?) {
+                    (None, None) => None,
+                    (a2, b2) => Some((a2.unwrap_or_default(), b2.unwrap_or_default())),
+                },
+                n,
+            };
+            let spec = Spec {
+                arch,
+                bits: given.n.bits(),
+                radix: a.radix,
+                count: 1,
+                seed: a.seed,
+            };
+            if given.second.is_some() && arch.paper() != redc_hw::Paper::CarrySave {
+                let field = if a.a2.is_some() { "--a2" } else { "--b2" };
+                return Err(bad_input!(
+                    "{field}: {} takes binary operands; only the carry-save multipliers have second words",
+                    arch.name()
+                ));
+            }
+            from_cases(spec, &[given]).map_err(|e| match e {
+                // Name the option: --a for a (or the pair A1 + A2), --b for b.
+                HwError::Operand { name, bound } => {
+                    bad_input!(
+                        "--{name}: the operand (with a carry-save pair, A1 + A2 or B1 + B2) must be below {bound}"
+                    )
+                }
+                HwError::Modulus(m) => bad_input!("--n: {m}"),
+                e => hw_error(e),
+            })?
         }
-    });
-    if let Some(b) = bar {
-        b.finish_and_clear();
-    }
-    let files = vectors.map_err(hw_error)?.files(format);
+        None => {
+            let count = a.count.expect("clap requires --count without --n");
+            let spec = Spec {
+                arch,
+                bits: a.bits as usize,
+                radix: a.radix,
+                count: count as usize,
+                seed: a.seed,
+            };
+            let need = bytes_per_case(spec).map_err(hw_error)?.saturating_mul(count);
+            if need > MAX_BYTES {
+                return Err(bad_input!(
+                    "--count: {} cases of {} at {} bits need about {} MiB; at most {} MiB (fewer cases or fewer bits)",
+                    count,
+                    arch.name(),
+                    a.bits,
+                    need >> 20,
+                    MAX_BYTES >> 20
+                ));
+            }
+            let bar = crate::progress::counter(count, format!("{} vectors", arch.name()));
+            let vectors = generate(spec, &|done| {
+                if let Some(b) = &bar {
+                    b.set_position(done as u64);
+                }
+            });
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+            vectors.map_err(hw_error)?
+        }
+    };
+    let files = vectors.files(format);
     std::fs::create_dir_all(&a.output)
         .map_err(|e| bad_input!("-o {}: cannot create the directory: {e}", a.output.display()))?;
     // Every file is created (under a temporary name) before any is moved
@@ -79,4 +123,18 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
         a.output.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A number in hexadecimal (an optional `0x`, at most 4096 bits); `field`
+/// names the option in errors.
+fn parse_big(text: &str, field: &str) -> anyhow::Result<Big> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    let v = Big::from_hex(digits).map_err(|e| bad_input!("{field}: '{text}' is not a hexadecimal number: {e}"))?;
+    if v.bits() > 4096 {
+        return Err(bad_input!("{field}: {} bits; at most 4096", v.bits()));
+    }
+    Ok(v)
 }

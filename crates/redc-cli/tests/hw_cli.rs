@@ -339,7 +339,7 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
                 "{arch}: {f}"
             );
             assert_eq!(
-                f.starts_with("trace_"),
+                f.starts_with("trace_") || (f.starts_with("clock_") && *f != "clock_cycle.mem"),
                 mems.iter().any(|m| m["file"] == *f && m["register"].is_string()),
                 "{arch}: {f}"
             );
@@ -351,7 +351,10 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
                 "{mems:?}"
             );
             assert!(
-                manifest["operands"].as_str().unwrap().contains("(A1, A2) = (a, 0)"),
+                manifest["operands"]
+                    .as_str()
+                    .unwrap()
+                    .contains("a1.mem and a2.mem are the pair (A1, A2)"),
                 "{manifest}"
             );
         }
@@ -412,6 +415,143 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
     }
 }
 
+/// The numbers of one readmemh memory (num-bigint).
+fn mem_words(dir: &std::path::Path, file: &str) -> Vec<num_bigint::BigUint> {
+    std::fs::read_to_string(dir.join(file))
+        .unwrap_or_else(|e| panic!("{file}: {e}"))
+        .lines()
+        .filter(|l| !l.starts_with("//"))
+        .map(|l| num_bigint::BigUint::parse_bytes(l.as_bytes(), 16).unwrap())
+        .collect()
+}
+
+/// The carry-save multipliers' vectors carry pairs with nonzero second
+/// words (what their exponentiator feeds back), and the pairs add up: A1 +
+/// A2 = a, B1 + B2 = b, S1 + S2 = result ≡ a·b·2^(−r) (mod n), by num-bigint.
+#[test]
+fn carry_save_vectors_have_pairs_with_nonzero_second_words() {
+    use num_bigint::BigUint;
+    let dir = scratch_dir("hw-pairs");
+    for arch in ["csa-radix2", "csa-radix4"] {
+        let out = dir.join(arch);
+        let args = [
+            "vectors", arch, "--count", "30", "--bits", "48", "--format", "readmemh", "-o",
+        ];
+        redc(&[&args[..], &[out.to_str().unwrap()]].concat(), 0);
+        let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+        let r = manifest["r_log2"].as_u64().unwrap() as usize;
+        let w = |f: &str| mem_words(&out, f);
+        let (n, a, b, result) = (w("n.mem"), w("a.mem"), w("b.mem"), w("result.mem"));
+        let (a1, a2, b1, b2, s1, s2) = (
+            w("a1.mem"),
+            w("a2.mem"),
+            w("b1.mem"),
+            w("b2.mem"),
+            w("s1.mem"),
+            w("s2.mem"),
+        );
+        let zero = BigUint::from(0u8);
+        assert!(
+            a2.iter().filter(|x| **x != zero).count() >= 25,
+            "{arch}: A2 mostly nonzero"
+        );
+        assert!(
+            b2.iter().filter(|x| **x != zero).count() >= 25,
+            "{arch}: B2 mostly nonzero"
+        );
+        for i in 0..30 {
+            assert_eq!(&a1[i] + &a2[i], a[i], "{arch} {i}");
+            assert_eq!(&b1[i] + &b2[i], b[i], "{arch} {i}");
+            assert_eq!(&s1[i] + &s2[i], result[i], "{arch} {i}");
+            assert_eq!((&result[i] << r) % &n[i], (&a[i] * &b[i]) % &n[i], "{arch} {i}");
+        }
+    }
+}
+
+/// FDFM's vectors: the constant `minv` (n·minv ≡ −1 mod 2^17, num-bigint),
+/// a clock trace of Eq. 8's `2d^2 + 8d + 4` rows per case with the cycle of
+/// each row, and vectors.vh's parameters equal to the manifest's.
+#[test]
+fn fdfm_vectors_have_the_constant_and_a_clock_trace() {
+    let out = scratch_dir("hw-fdfm-clocks").join("fdfm");
+    let args = [
+        "vectors", "fdfm", "--count", "3", "--bits", "64", "--format", "readmemh", "-o",
+    ];
+    redc(&[&args[..], &[out.to_str().unwrap()]].concat(), 0);
+    let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+    let d = manifest["size_parameter"].as_u64().unwrap() as usize;
+    let clocks = 2 * d * d + 8 * d + 4;
+    assert_eq!(manifest["clocks_per_case"], clocks as u64);
+    assert_eq!(manifest["constants"][0]["name"], "minv");
+    assert_eq!(manifest["constants"][0]["width"], 17);
+    let (n, minv) = (mem_words(&out, "n.mem"), mem_words(&out, "const_minv.mem"));
+    let m17 = num_bigint::BigUint::from(1u32 << 17);
+    for (n, k) in n.iter().zip(&minv) {
+        assert_eq!((n * k + 1u8) % &m17, num_bigint::BigUint::from(0u8));
+    }
+    let cycles = mem_words(&out, "cycles.mem");
+    assert!(cycles.iter().all(|c| *c == num_bigint::BigUint::from(clocks)));
+    let rows = mem_words(&out, "clock_cycle.mem");
+    assert_eq!(rows.len(), 3 * clocks);
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(*row, num_bigint::BigUint::from(k % clocks + 1));
+    }
+    for reg in ["t", "q", "Ca", "alpha", "Cb", "Cg", "Cs", "Sw"] {
+        assert_eq!(mem_words(&out, &format!("clock_{reg}.mem")).len(), 3 * clocks, "{reg}");
+    }
+    let vh = std::fs::read_to_string(out.join("vectors.vh")).unwrap();
+    for (name, want) in [
+        ("BITS", 64),
+        ("COUNT", 3),
+        ("DIGITS", d),
+        ("CLOCKS", clocks),
+        ("STEPS", d),
+        ("R_LOG2", 17 * d),
+    ] {
+        assert!(
+            vh.contains(&format!("localparam integer {name} = {want};")),
+            "{name}: {vh}"
+        );
+    }
+}
+
+/// `--n --a --b` (and `--a2 --b2`): the model on the caller's own case, as
+/// the cocotb tests ask it; checked by num-bigint.
+#[test]
+fn vectors_of_a_given_case() {
+    use num_bigint::BigUint;
+    let dir = scratch_dir("hw-given");
+    let n = BigUint::parse_bytes(b"c5a1f3e9b2d4c6a8f1e3b5d7c9a2e4f7", 16).unwrap();
+    let (a, b) = (&n + 12345u32, &n - 999u32);
+    for (arch, extra, r) in [
+        ("fdfm", vec![], 17 * 8),
+        ("csa-radix2", vec!["--a2", "0x1f", "--b2", "0x2e"], 130),
+    ] {
+        let out = dir.join(arch);
+        let (na, nb, nn) = (format!("{a:x}"), format!("{b:x}"), format!("0x{n:x}"));
+        let mut args = vec!["vectors", arch, "--n", &nn, "--a", &na, "--b", &nb];
+        args.extend(&extra);
+        args.extend(["--format", "json", "-o", out.to_str().unwrap()]);
+        redc(&args, 0);
+        let v = json(&std::fs::read_to_string(out.join("vectors.json")).unwrap());
+        let c = &v["cases"][0];
+        let hex =
+            |k: &str| BigUint::parse_bytes(c[k].as_str().unwrap().trim_start_matches("0x").as_bytes(), 16).unwrap();
+        let (va, vb) = match arch {
+            "fdfm" => (a.clone(), b.clone()),
+            _ => (&a + 0x1fu8, &b + 0x2eu8),
+        };
+        assert_eq!(
+            (hex("a"), hex("b"), hex("n")),
+            (va.clone(), vb.clone(), n.clone()),
+            "{arch}"
+        );
+        assert_eq!(v["r_log2"], r, "{arch}");
+        assert_eq!((hex("result") << r) % &n, (&va * &vb) % &n, "{arch}");
+        assert_eq!(v["cases"].as_array().unwrap().len(), 1);
+    }
+}
+
 #[test]
 fn bad_input_names_the_field() {
     let dir = scratch_dir("hw-bad");
@@ -420,7 +560,35 @@ fn bad_input_names_the_field() {
     std::fs::write(&file, "x").unwrap();
     let long_exp = format!("0x1{}", "0".repeat(2048));
     let none = missing.to_str().unwrap();
-    let cases: [(&[&str], &str); 14] = [
+    let given = |extra: &[&'static str]| -> Vec<&'static str> {
+        let mut v = vec![
+            "vectors", "fdfm", "--n", "0xd", "--a", "1", "--b", "2", "--format", "hex", "-o",
+        ];
+        v.extend(extra);
+        v
+    };
+    let never = Box::leak(none.to_owned().into_boxed_str());
+    let (bad_n, bad_a2, big_a) = (
+        [
+            &[
+                "vectors", "fdfm", "--n", "0xzz", "--a", "1", "--b", "1", "--format", "hex", "-o",
+            ][..],
+            &[never],
+        ]
+        .concat(),
+        given(&[never, "--a2", "1"]),
+        [
+            &[
+                "vectors", "fdfm", "--n", "0xd", "--a", "0x1a", "--b", "1", "--format", "hex", "-o",
+            ][..],
+            &[never],
+        ]
+        .concat(),
+    );
+    let cases: [(&[&str], &str); 17] = [
+        (&bad_n, "--n"),
+        (&bad_a2, "--a2"),
+        (&big_a, "--a"),
         (&["sim", "fdfm", "--mhz", "1e-300"], "--mhz"),
         (&["sim", "fdfm", "--exp", &long_exp], "--exp"),
         (&["sim", "fdfm", "--crt", "--parallel", "--bits", "64"], "--parallel"),

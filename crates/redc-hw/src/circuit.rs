@@ -271,6 +271,23 @@ pub trait Circuit: Send + Sync {
     /// of the main loop is appended.
     fn multiply(&self, a: &Big, b: &Big, trace: Option<&mut Vec<Step>>) -> Result<ProductRun, HwError>;
 
+    /// One product's registers clock by clock, where the model has a
+    /// clock-level schedule (one [`Step`] per clock, `iteration` the cycle
+    /// from 1, the registers after that clock's edge); `None` where its
+    /// iteration trace is all it has. Same preconditions as
+    /// [`multiply`](Circuit::multiply).
+    fn clock_trace(&self, a: &Big, b: &Big) -> Option<Result<Vec<Step>, HwError>> {
+        let _ = (a, b);
+        None
+    }
+
+    /// The per-modulus constants a design of the circuit is loaded with
+    /// besides n (001's `−n^(−1) mod 2^17`, 003's n' and 3n, ...), each
+    /// with its width; empty where there are none.
+    fn constants(&self) -> Vec<Reg> {
+        Vec::new()
+    }
+
     /// Clock cycles of one product, from the model's own schedule (the same
     /// figure [`multiply`](Circuit::multiply) reports).
     fn product_cycles(&self) -> u64;

@@ -8,8 +8,9 @@
 
 use serde_json::{Value, json};
 
+use crate::carry_save::{CarrySave, Pair};
 use crate::random::Seeded;
-use crate::{Arch, Big, HwError, Step, build};
+use crate::{Arch, Big, Circuit, HwError, Paper, Reg, Step, build};
 
 /// How the vectors are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,11 +18,16 @@ pub enum Format {
     /// `vectors.txt`: each case as `name = 0x…` lines, then its trace.
     Hex,
     /// One file per memory (`n.mem`, `r2.mem` (`R^2 mod n`), `a.mem`,
-    /// `b.mem`, `result.mem`, `cycles.mem`, `trace_<reg>.mem` with the register's name in plain
-    /// characters), one word per line in hex without a prefix, as
-    /// Verilog's `$readmemh` reads them, plus `manifest.json` giving each
-    /// memory's width and depth (and a trace's register as the paper
-    /// writes it) and the paper's citation.
+    /// `b.mem`, the carry-save words `a1.mem` .. `s2.mem` where the
+    /// circuit has them, `result.mem`, `const_<name>.mem` per constant,
+    /// `cycles.mem`, `trace_<reg>.mem` per register of the iteration trace
+    /// and, where the model has a clock-level schedule, `clock_cycle.mem`
+    /// and `clock_<reg>.mem` per register, the names in plain characters),
+    /// one word per line in hex without a prefix, as Verilog's `$readmemh`
+    /// reads them; `manifest.json` giving each memory's width and depth (and
+    /// a trace's register as the paper writes it), the layout and the
+    /// paper's citation; and `vectors.vh`, the shapes as Verilog
+    /// `localparam`s.
     Readmemh,
     /// `vectors.json`: every case with its trace.
     Json,
@@ -66,6 +72,41 @@ pub struct Case {
     pub cycles: u64,
     /// State after every iteration.
     pub trace: Vec<Step>,
+    /// State after every clock, where the model has a clock-level schedule
+    /// ([`Circuit::clock_trace`]); else empty.
+    pub clocks: Vec<Step>,
+    /// The circuit's constants for this modulus ([`Circuit::constants`]).
+    pub constants: Vec<Reg>,
+    /// The carry-save words, for the carry-save multipliers (003).
+    pub parts: Option<Parts>,
+}
+
+/// One carry-save case's words (003 §II): the operands as the pairs
+/// (A1, A2) and (B1, B2), both words nonzero in general, and the output
+/// pair (S1, S2); `a = A1 + A2`, `b = B1 + B2`, `result = S1 + S2`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Parts {
+    /// A1, A2.
+    pub a: Pair,
+    /// B1, B2.
+    pub b: Pair,
+    /// S1, S2.
+    pub s: Pair,
+}
+
+/// One case given by the caller instead of drawn: the modulus, the
+/// operands and, for the carry-save multipliers, the second words A2, B2
+/// of the pairs (`None`: 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Given {
+    /// Modulus (its bit length must be the spec's).
+    pub n: Big,
+    /// First operand (for carry-save, A1).
+    pub a: Big,
+    /// Second operand (for carry-save, B1).
+    pub b: Big,
+    /// A2 and B2 of the carry-save pairs.
+    pub second: Option<(Big, Big)>,
 }
 
 /// The cases and the parameters every one of them shares.
@@ -85,46 +126,133 @@ pub struct Vectors {
     pub cases: Vec<Case>,
 }
 
-/// Runs `spec.count` random products (operands uniform below the circuit's
-/// bound) through the model. `progress` is told after every case.
+/// Runs `spec.count` random products through the model: every case a
+/// random modulus of exactly `spec.bits` bits and operands uniform below
+/// the circuit's bound; for the carry-save multipliers each operand is
+/// split into a random pair (A1, A2). `progress` is told after every case.
 pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError> {
-    if spec.bits < 2 {
+    check_bits(spec.bits)?;
+    let mut rng = Seeded::new(spec.seed);
+    let mut cases = Vec::with_capacity(spec.count);
+    for i in 0..spec.count {
+        let n = rng.odd_modulus(spec.bits);
+        let bound = build(spec.arch, &n, spec.radix)?.operand_bound();
+        let (a, b) = (rng.below(&bound), rng.below(&bound));
+        let second = (spec.arch.paper() == Paper::CarrySave).then(|| {
+            let a2 = rng.below(&a.add(&Big::one()));
+            let b2 = rng.below(&b.add(&Big::one()));
+            (a2, b2)
+        });
+        let given = match second {
+            Some((a2, b2)) => Given {
+                a: a.checked_sub(&a2).expect("A2 <= a"),
+                b: b.checked_sub(&b2).expect("B2 <= b"),
+                n,
+                second: Some((a2, b2)),
+            },
+            None => Given { n, a, b, second: None },
+        };
+        cases.push(run_case(spec, &given)?);
+        progress(i + 1);
+    }
+    finish(spec, cases)
+}
+
+/// The vectors of the caller's own cases (`spec.count` and `spec.seed` are
+/// ignored; each modulus must have `spec.bits` bits).
+///
+/// Errors: [`HwError::Modulus`] for a modulus of another length or one the
+/// architecture refuses, [`HwError::Operand`] for an operand out of range,
+/// [`HwError::Unsupported`] for second words on a multiplier that has none.
+pub fn from_cases(spec: Spec, given: &[Given]) -> Result<Vectors, HwError> {
+    check_bits(spec.bits)?;
+    let cases = given.iter().map(|g| run_case(spec, g)).collect::<Result<Vec<_>, _>>()?;
+    finish(spec, cases)
+}
+
+fn check_bits(bits: usize) -> Result<(), HwError> {
+    if bits < 2 {
+        return Err(HwError::Modulus(format!("{bits} bits: moduli need at least 2 bits")));
+    }
+    Ok(())
+}
+
+/// One case through the model: the product, its iteration and clock
+/// traces, the constants and, for carry-save, the pairs.
+fn run_case(spec: Spec, g: &Given) -> Result<Case, HwError> {
+    if g.n.bits() != spec.bits {
         return Err(HwError::Modulus(format!(
-            "{} bits: moduli need at least 2 bits",
+            "n has {} bits, not the {} of the other cases",
+            g.n.bits(),
             spec.bits
         )));
     }
-    let mut rng = Seeded::new(spec.seed);
-    let mut cases = Vec::with_capacity(spec.count);
-    let mut operand_bits = 1;
-    for i in 0..spec.count {
-        let n = rng.odd_modulus(spec.bits);
-        let circuit = build(spec.arch, &n, spec.radix)?;
-        let bound = circuit.operand_bound();
-        let a = rng.below(&bound);
-        let b = rng.below(&bound);
-        let mut trace = Vec::new();
-        let run = circuit.multiply(&a, &b, Some(&mut trace))?;
-        // The bound may depend on the modulus (Blum–Paar's 2M~): the
-        // memories are as wide as the widest case needs.
-        operand_bits = operand_bits.max(word_bits(&bound));
-        cases.push(Case {
-            n,
-            a,
-            b,
-            result: run.value,
-            cycles: run.cycles,
-            trace,
-        });
-        progress(i + 1);
+    let circuit = build(spec.arch, &g.n, spec.radix)?;
+    let mut trace = Vec::new();
+    let (a, b, result, cycles, parts) = if spec.arch.paper() == Paper::CarrySave {
+        let (a2, b2) = g.second.clone().unwrap_or_default();
+        let pa = Pair {
+            x1: g.a.clone(),
+            x2: a2,
+        };
+        let pb = Pair {
+            x1: g.b.clone(),
+            x2: b2,
+        };
+        let run = CarrySave::new(spec.arch, &g.n, spec.radix)?.multiply_pairs(&pa, &pb, Some(&mut trace))?;
+        let parts = Parts {
+            a: pa,
+            b: pb,
+            s: run.value,
+        };
+        (
+            parts.a.value(),
+            parts.b.value(),
+            parts.s.value(),
+            run.cycles,
+            Some(parts),
+        )
+    } else {
+        if g.second.is_some() {
+            return Err(HwError::unsupported(format!(
+                "{} takes binary operands: no second words",
+                spec.arch.name()
+            )));
+        }
+        let run = circuit.multiply(&g.a, &g.b, Some(&mut trace))?;
+        (g.a.clone(), g.b.clone(), run.value, run.cycles, None)
+    };
+    let clocks = circuit.clock_trace(&a, &b).transpose()?.unwrap_or_default();
+    Ok(Case {
+        constants: circuit.constants(),
+        n: g.n.clone(),
+        a,
+        b,
+        result,
+        cycles,
+        trace,
+        clocks,
+        parts,
+    })
+}
+
+/// The vectors of `cases`, with the shape every case shares.
+fn finish(spec: Spec, cases: Vec<Case>) -> Result<Vectors, HwError> {
+    let shape: Box<dyn Circuit> = match cases.first() {
+        Some(c) => build(spec.arch, &c.n, spec.radix)?,
+        None => build(spec.arch, &Seeded::new(spec.seed).odd_modulus(spec.bits), spec.radix)?,
+    };
+    // The bound may depend on the modulus (Blum–Paar's 2M~): the memories
+    // are as wide as the widest case needs.
+    let mut operand_bits = word_bits(&shape.operand_bound());
+    for c in &cases {
+        operand_bits = operand_bits.max(word_bits(&build(spec.arch, &c.n, spec.radix)?.operand_bound()));
     }
-    let shape = build(spec.arch, &Seeded::new(spec.seed).odd_modulus(spec.bits), spec.radix)?;
-    let (digit_bits, digits, r_log2) = (shape.digit_bits(), shape.digits(), shape.r_log2());
     Ok(Vectors {
         spec,
-        digit_bits,
-        digits,
-        r_log2,
+        digit_bits: shape.digit_bits(),
+        digits: shape.digits(),
+        r_log2: shape.r_log2(),
         operand_bits,
         cases,
     })
@@ -140,7 +268,13 @@ fn word_bits(bound: &Big) -> usize {
 /// requests that would not fit.
 pub fn bytes_per_case(spec: Spec) -> Result<u64, HwError> {
     let probe = generate(Spec { count: 1, ..spec }, &|_| ())?;
-    let regs = || probe.cases.iter().flat_map(|c| &c.trace).flat_map(|s| &s.regs);
+    let regs = || {
+        probe
+            .cases
+            .iter()
+            .flat_map(|c| c.trace.iter().chain(&c.clocks))
+            .flat_map(|s| &s.regs)
+    };
     // A register value is a heap vector (header, allocator overhead, digits)
     // plus, in the text written, about a quarter of its bits.
     let trace: u64 = regs()
@@ -167,10 +301,11 @@ impl Vectors {
 
     fn header(&self) -> String {
         format!(
-            "redc vectors: {} {}-bit moduli, {} cases, seed {}; result = a*b*2^-{} mod n (as the circuit leaves it)",
+            "redc vectors: {} {}-bit moduli, {} case{}, seed {}; result = a*b*2^-{} mod n (as the circuit leaves it)",
             self.spec.arch.name(),
             self.spec.bits,
             self.cases.len(),
+            if self.cases.len() == 1 { "" } else { "s" },
             self.spec.seed,
             self.r_log2
         )
@@ -181,51 +316,83 @@ impl Vectors {
         self.spec.arch.paper().citation()
     }
 
+    /// A case's single words in file order, with their widths: n, R^2 mod
+    /// n, a, b, the carry-save words where there are any, the result, then
+    /// the constants as `const_<name>`.
+    fn words(&self, c: &Case) -> Vec<(String, usize, Big)> {
+        let (bits, op) = (self.spec.bits, self.operand_bits);
+        let mut out = vec![
+            ("n".to_owned(), bits, c.n.clone()),
+            ("r2".to_owned(), bits, self.r2(&c.n)),
+            ("a".to_owned(), op, c.a.clone()),
+            ("b".to_owned(), op, c.b.clone()),
+        ];
+        if let Some(p) = &c.parts {
+            // The output pair's words are one bit wider than an operand's (003: S1, S2 of k + 2 bits).
+            for (name, width, v) in [
+                ("a1", op, &p.a.x1),
+                ("a2", op, &p.a.x2),
+                ("b1", op, &p.b.x1),
+                ("b2", op, &p.b.x2),
+                ("s1", op + 1, &p.s.x1),
+                ("s2", op + 1, &p.s.x2),
+            ] {
+                out.push((name.to_owned(), width, v.clone()));
+            }
+        }
+        out.push(("result".to_owned(), op, c.result.clone()));
+        for k in &c.constants {
+            out.push((format!("const_{}", k.name), k.bits, k.value.clone()));
+        }
+        out
+    }
+
     fn text(&self) -> String {
         let mut out = format!("# {}\n# paper: {}\n", self.header(), self.paper());
         for (i, c) in self.cases.iter().enumerate() {
             out += &format!("\n# case {i}\n");
-            for (name, v) in [("n", &c.n), ("a", &c.a), ("b", &c.b), ("result", &c.result)] {
+            for (name, _, v) in self.words(c) {
                 out += &format!("{name} = 0x{}\n", v.to_hex());
             }
             out += &format!("cycles = {}\n", c.cycles);
             for s in &c.trace {
-                let regs: Vec<String> = s
-                    .regs
-                    .iter()
-                    .map(|r| format!("{}=0x{}", r.name, r.value.to_hex()))
-                    .collect();
-                out += &format!("step {}: {}\n", s.iteration, regs.join(" "));
+                out += &format!("step {}: {}\n", s.iteration, regs_text(s));
+            }
+            for s in &c.clocks {
+                out += &format!("clock {}: {}\n", s.iteration, regs_text(s));
             }
         }
         out
     }
 
     fn json(&self) -> Value {
+        let steps = |steps: &[Step], key: &str| -> Vec<Value> {
+            steps
+                .iter()
+                .map(|s| {
+                    let regs: serde_json::Map<String, Value> = s
+                        .regs
+                        .iter()
+                        .map(|r| (r.name.to_string(), json!(format!("0x{}", r.value.to_hex()))))
+                        .collect();
+                    json!({ key: s.iteration, "regs": regs })
+                })
+                .collect()
+        };
         let cases: Vec<Value> = self
             .cases
             .iter()
             .map(|c| {
-                let trace: Vec<Value> = c
-                    .trace
-                    .iter()
-                    .map(|s| {
-                        let regs: serde_json::Map<String, Value> = s
-                            .regs
-                            .iter()
-                            .map(|r| (r.name.to_string(), json!(format!("0x{}", r.value.to_hex()))))
-                            .collect();
-                        json!({ "iteration": s.iteration, "regs": regs })
-                    })
-                    .collect();
-                json!({
-                    "n": format!("0x{}", c.n.to_hex()),
-                    "a": format!("0x{}", c.a.to_hex()),
-                    "b": format!("0x{}", c.b.to_hex()),
-                    "result": format!("0x{}", c.result.to_hex()),
-                    "cycles": c.cycles,
-                    "trace": trace,
-                })
+                let mut v = serde_json::Map::new();
+                for (name, _, w) in self.words(c) {
+                    v.insert(name, json!(format!("0x{}", w.to_hex())));
+                }
+                v.insert("cycles".into(), json!(c.cycles));
+                v.insert("trace".into(), json!(steps(&c.trace, "iteration")));
+                if !c.clocks.is_empty() {
+                    v.insert("clocks".into(), json!(steps(&c.clocks, "cycle")));
+                }
+                Value::Object(v)
             })
             .collect();
         json!({
@@ -251,20 +418,23 @@ impl Vectors {
     /// What `a.mem`, `b.mem` and `result.mem` hold, for the manifest.
     fn operand_form(&self) -> &'static str {
         match self.spec.arch.paper() {
-            crate::Paper::CarrySave => {
-                "binary: a.mem is the carry-save pair (A1, A2) = (a, 0), b.mem (B1, B2) = (b, 0); result.mem is S1 + S2, the pair's value"
+            Paper::CarrySave => {
+                "carry-save: a1.mem and a2.mem are the pair (A1, A2), b1.mem and b2.mem (B1, B2), s1.mem and s2.mem the output pair (S1, S2); a.mem, b.mem and result.mem their values A1 + A2, B1 + B2, S1 + S2"
             }
-            _ => "whole binary numbers a and b (not the circuit's digit or RAM layout)",
+            _ => {
+                "whole binary numbers a and b; a design splits them into its digits (FDFM: 17-bit digits x_0 .. x_(d-1), least significant first)"
+            }
         }
     }
 
     /// Trace registers and widths (the first case's; every case has the same).
     fn register_widths(&self) -> Vec<(&'static str, usize)> {
-        self.cases
-            .first()
-            .and_then(|c| c.trace.first())
-            .map(|s| s.regs.iter().map(|r| (r.name, r.bits)).collect())
-            .unwrap_or_default()
+        widths(self.cases.first().and_then(|c| c.trace.first()))
+    }
+
+    /// Clock-trace registers and widths.
+    fn clock_widths(&self) -> Vec<(&'static str, usize)> {
+        widths(self.cases.first().and_then(|c| c.clocks.first()))
     }
 
     fn memories(&self) -> Vec<File> {
@@ -276,51 +446,44 @@ impl Vectors {
             .unwrap_or(1)
             .max(1);
         // (file stem, the paper's register for a trace, width, words)
-        let mut mems: Vec<(String, Option<&str>, usize, Vec<Big>)> = vec![
-            (
-                "n".into(),
-                None,
-                self.spec.bits,
-                self.cases.iter().map(|c| c.n.clone()).collect(),
-            ),
-            (
-                "r2".into(),
-                None,
-                self.spec.bits,
-                self.cases.iter().map(|c| self.r2(&c.n)).collect(),
-            ),
-            (
-                "a".into(),
-                None,
-                self.operand_bits,
-                self.cases.iter().map(|c| c.a.clone()).collect(),
-            ),
-            (
-                "b".into(),
-                None,
-                self.operand_bits,
-                self.cases.iter().map(|c| c.b.clone()).collect(),
-            ),
-            (
-                "result".into(),
-                None,
-                self.operand_bits,
-                self.cases.iter().map(|c| c.result.clone()).collect(),
-            ),
-            (
-                "cycles".into(),
-                None,
-                cycles_bits,
-                self.cases.iter().map(|c| Big::from_u64(c.cycles)).collect(),
-            ),
-        ];
-        for (k, (name, bits)) in self.register_widths().into_iter().enumerate() {
-            let words = self
+        let mut mems: Vec<(String, Option<&str>, usize, Vec<Big>)> = Vec::new();
+        if let Some(first) = self.cases.first() {
+            for (k, (name, bits, _)) in self.words(first).into_iter().enumerate() {
+                let words = self.cases.iter().map(|c| self.words(c).swap_remove(k).2).collect();
+                mems.push((name, None, bits, words));
+            }
+        }
+        mems.push((
+            "cycles".into(),
+            None,
+            cycles_bits,
+            self.cases.iter().map(|c| Big::from_u64(c.cycles)).collect(),
+        ));
+        let per_register = |prefix: &str, widths: Vec<(&'static str, usize)>, of: fn(&Case) -> &[Step]| {
+            widths
+                .into_iter()
+                .enumerate()
+                .map(|(k, (name, bits))| {
+                    let words = self
+                        .cases
+                        .iter()
+                        .flat_map(|c| of(c).iter().map(move |s| s.regs[k].value.clone()))
+                        .collect();
+                    (format!("{prefix}_{}", plain(name)), Some(name), bits, words)
+                })
+                .collect::<Vec<_>>()
+        };
+        mems.extend(per_register("trace", self.register_widths(), |c| &c.trace));
+        let clocks = self.cases.first().map_or(0, |c| c.clocks.len());
+        if clocks > 0 {
+            let cycle_bits = (usize::BITS - clocks.leading_zeros()) as usize;
+            let cycles = self
                 .cases
                 .iter()
-                .flat_map(|c| c.trace.iter().map(move |s| s.regs[k].value.clone()))
+                .flat_map(|c| c.clocks.iter().map(|s| Big::from_u64(s.iteration as u64)))
                 .collect();
-            mems.push((format!("trace_{}", plain(name)), Some(name), bits, words));
+            mems.push(("clock_cycle".into(), None, cycle_bits, cycles));
+            mems.extend(per_register("clock", self.clock_widths(), |c| &c.clocks));
         }
         let steps = self.cases.first().map_or(0, |c| c.trace.len());
         let mut files: Vec<File> = mems
@@ -343,6 +506,16 @@ impl Vectors {
                 }
             })
             .collect();
+        let constants: Vec<Value> = self
+            .cases
+            .first()
+            .map(|c| {
+                c.constants
+                    .iter()
+                    .map(|k| json!({"name": k.name, "file": format!("const_{}.mem", k.name), "width": k.bits}))
+                    .collect()
+            })
+            .unwrap_or_default();
         let manifest = json!({
             "arch": self.spec.arch.name(),
             "paper": self.paper().file,
@@ -354,9 +527,11 @@ impl Vectors {
             "size_parameter": self.digits,
             "r_log2": self.r_log2,
             "steps_per_case": steps,
-            "words": "one per line, hexadecimal, most significant digit first, zero-padded to the width; case i is word i of n, r2, a, b, result and cycles, and words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace (one per iteration, in order)",
+            "clocks_per_case": clocks,
+            "words": "one per line, hexadecimal, most significant digit first (big-endian), zero-padded to the width; case i is word i of every per-case memory (n, r2, a, b, result, cycles, the carry-save words and const_*), words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace_* memory (one per iteration, in order) and words i·clocks_per_case to (i + 1)·clocks_per_case - 1 of a clock_* memory (one per clock; clock_cycle.mem gives the cycle, from 1, counted from the clock edge after start)",
             "r2": format!("R^2 mod n with R = 2^{} (a·(R^2 mod n) enters the circuit's Montgomery form)", self.r_log2),
             "operands": self.operand_form(),
+            "constants": constants,
             "memories": mems.iter().map(|(name, register, bits, words)| {
                 let mut m = json!({"file": format!("{name}.mem"), "width": bits, "depth": words.len()});
                 if let Some(r) = register {
@@ -369,8 +544,49 @@ impl Vectors {
             name: "manifest.json".into(),
             contents: pretty(&manifest),
         });
+        files.push(File {
+            name: "vectors.vh".into(),
+            contents: self.verilog_header(steps, clocks, cycles_bits),
+        });
         files
     }
+
+    /// `vectors.vh`: the memories' shapes as Verilog `localparam`s, for a
+    /// testbench to `` `include `` inside its module.
+    fn verilog_header(&self, steps: usize, clocks: usize, cycles_bits: usize) -> String {
+        let params = [
+            ("BITS", self.spec.bits, "bits of n"),
+            ("COUNT", self.cases.len(), "cases"),
+            ("OPERAND_BITS", self.operand_bits, "width of a.mem, b.mem, result.mem"),
+            ("DIGIT_BITS", self.digit_bits as usize, "digit width of the datapath"),
+            ("DIGITS", self.digits, "the paper's size parameter"),
+            ("R_LOG2", self.r_log2, "result = a*b*2^-R_LOG2 mod n"),
+            ("CYCLE_BITS", cycles_bits, "width of cycles.mem"),
+            ("STEPS", steps, "trace_* words per case"),
+            ("CLOCKS", clocks, "clock_* words per case (0: no clock trace)"),
+        ];
+        let mut out = format!("// {}\n// paper: {}\n", self.header(), self.paper());
+        for (name, v, what) in params {
+            out += &format!("localparam integer {name} = {v}; // {what}\n");
+        }
+        out
+    }
+}
+
+/// Registers and widths of a step (every step of a trace has the same).
+fn widths(step: Option<&Step>) -> Vec<(&'static str, usize)> {
+    step.map(|s| s.regs.iter().map(|r| (r.name, r.bits)).collect())
+        .unwrap_or_default()
+}
+
+/// A step's registers as `name=0x…` words.
+fn regs_text(s: &Step) -> String {
+    let regs: Vec<String> = s
+        .regs
+        .iter()
+        .map(|r| format!("{}=0x{}", r.name, r.value.to_hex()))
+        .collect();
+    regs.join(" ")
 }
 
 /// A register's name as a plain file-name part, which no shell expands:

@@ -511,6 +511,69 @@ fn trace_has_fixed_registers_and_ends_at_the_output() {
     }
 }
 
+/// The clock trace (what rtl/fdfm/fdfm_mm.v is checked against clock by
+/// clock): one row per cycle of Eq. 8's `2d^2 + 8d + 4`, numbered from 1;
+/// at the end of outer iteration i (cycle `(i + 1)(2d + 8)`) its `q` and
+/// carries equal the iteration trace's; `t` is `X_0·Y_i + S_(i,0)` mod 2^17
+/// and `q·n ≡ −t (mod 2^17)` (num-bigint); the `Sw` words written in the
+/// last iteration's inner steps j >= 1 are the output's digits.
+#[test]
+fn clock_trace_is_eq8_long_and_agrees_with_the_iteration_trace() {
+    let mut rng = Seeded::new(17);
+    for bits in [17, 64, 200] {
+        let n = rng.odd_modulus(bits);
+        let c = core(&n);
+        let d = c.digits();
+        let (a, b) = (rng.below(&c.operand_bound()), rng.below(&c.operand_bound()));
+        let mut steps: Vec<Step> = Vec::new();
+        let run = c.multiply(&a, &b, Some(&mut steps)).unwrap();
+        let clocks = c.clock_trace(&a, &b).expect("FDFM has a clock schedule").unwrap();
+        assert_eq!(clocks.len() as u64, run.cycles, "{bits}");
+        assert_eq!(run.cycles, (2 * d * d + 8 * d + 4) as u64, "Eq. 8");
+        let reg = |s: &Step, name: &str| -> u64 {
+            let r = s
+                .regs
+                .iter()
+                .find(|r| r.name == name)
+                .unwrap_or_else(|| panic!("{name}"));
+            r.value.digits().first().copied().unwrap_or(0)
+        };
+        let mask = (1u64 << 17) - 1;
+        let (n0, a0) = (
+            big(&n).to_u64_digits()[0] & mask,
+            big(&a).to_u64_digits().first().copied().unwrap_or(0) & mask,
+        );
+        for (k, row) in clocks.iter().enumerate() {
+            assert_eq!(row.iteration, k + 1);
+        }
+        for (i, step) in steps.iter().enumerate() {
+            let per_iteration = 2 * d + 8;
+            let end = &clocks[(i + 1) * per_iteration - 1];
+            for name in ["q", "Ca", "Cb", "Cg", "Cs"] {
+                assert_eq!(reg(end, name), reg(step, name), "{bits} bits, iteration {i}, {name}");
+            }
+            // t (clock 1 of the iteration) and q (clock 2): q·n ≡ −t (mod 2^17).
+            let (t, q) = (
+                reg(&clocks[i * per_iteration], "t"),
+                reg(&clocks[i * per_iteration + 1], "q"),
+            );
+            assert_eq!((q * n0 + t) & mask, 0, "{bits} bits, iteration {i}");
+            if i == 0 {
+                let y0 = big(&b).to_u64_digits().first().copied().unwrap_or(0) & mask;
+                assert_eq!(t, (a0 * y0) & mask, "S_(0,0) = 0");
+            }
+        }
+        // The last iteration writes S's digits j − 1 at its inner steps j = 1..=d
+        // (clock 2 of each step), then 4 flush clocks change nothing.
+        let last = (d - 1) * (2 * d + 8) + 6;
+        let digits: Vec<u64> = (1..=d).map(|j| reg(&clocks[last + 2 * j + 1], "Sw")).collect();
+        let joined = digits.iter().rev().fold(BigUint::from(0u8), |acc, &w| (acc << 17) + w);
+        assert_eq!(joined, big(&run.value), "{bits} bits");
+        let tail = &clocks[clocks.len() - 5..];
+        assert!(tail.windows(2).all(|w| w[0].regs == w[1].regs), "{bits}: flush clocks");
+    }
+}
+
 #[test]
 fn bad_inputs_are_errors() {
     for n in [0u64, 1, 2, 4, 1 << 20] {

@@ -11,14 +11,12 @@ use crate::{Big, Reg, Step};
 
 /// The low 17 bits: one digit.
 const MASK: u64 = (1 << DIGIT_BITS) - 1;
-/// Cycles for one quotient digit q (§5.1.1: "the number of clock cycles
-/// necessary to compute q is 6").
-const Q_CYCLES: u64 = 6;
-/// Cycles per inner step: the multiplier takes `X_j·Y_i + Ca`, then
-/// `q·M_j + Cb` (§5.1.1, alternate inputs).
-const STEP_CYCLES: u64 = 2;
+/// Cycles that wait in the quotient phase after `t` and `q` are formed:
+/// §5.1.1's "the number of clock cycles necessary to compute q is 6"
+/// (the DSP48E1's pipeline; the model forms t and q in the first two).
+const Q_WAIT_CYCLES: usize = 4;
 /// Pipeline cycles that end a product (Eq. 8's "+ 4").
-const FLUSH_CYCLES: u64 = 4;
+const FLUSH_CYCLES: usize = 4;
 
 /// What Alg. 3's schedule costs, counted step by step (§5.1.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -93,12 +91,30 @@ fn join(digits: &[u32]) -> Big {
     Big::from_digits(words)
 }
 
+/// One clock of Alg. 3's schedule (§5.1.1): what the single multiplier and
+/// the adder do in it. An outer iteration takes 6 clocks for q (`T`, `Q`
+/// and four `Wait`s) and 2 per inner step (the multiplier alternates
+/// `X_j·Y_i` and `q·M_j`); a product ends with 4 `Wait`s (Eq. 8's "+ 4").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Clock {
+    /// Line 3, first product: `t = (X_0·Y_i + S_(i,0)) mod 2^17`.
+    T(usize),
+    /// Line 3, second product, and line 4: `q = t·(−M^(−1)) mod 2^17`,
+    /// the carries cleared.
+    Q(usize),
+    /// A clock in which no register changes (the DSP pipeline fills or drains).
+    Wait,
+    /// Line 6 of inner step `(i, j)`: `{Ca : α} = X_j·Y_i + Ca`.
+    Xy(usize, usize),
+    /// Lines 7–9 of inner step `(i, j)`: `{Cb : β} = q·M_j + Cb`, then the
+    /// adder's `{Cg : γ} = α + β + Cg` and `{Cs : S_(i+1,j−1)} = γ + S_(i,j) + Cs`.
+    Qm(usize, usize),
+}
+
 /// The datapath Alg. 3's schedule drives; `()` is the schedule without data.
 pub(super) trait Datapath {
-    /// Line 3–4: q and the carries for outer iteration `i`.
-    fn quotient(&mut self, _i: usize) {}
-    /// Lines 6–9 for inner step `j` of outer iteration `i`.
-    fn digit(&mut self, _i: usize, _j: usize) {}
+    /// One clock of the schedule.
+    fn clock(&mut self, _op: Clock) {}
     /// The end of outer iteration `i` (line 10).
     fn end(&mut self, _i: usize) {}
 }
@@ -107,29 +123,40 @@ impl Datapath for () {}
 
 /// Alg. 3's loops with `inner + 1` inner steps (X, M of `inner` digits plus
 /// the zero digits X_d, M_d) and `outer` outer iterations (the digits of Y),
-/// counting cycles, needed products and DSP issues as the schedule goes.
+/// clock by clock, counting cycles, needed products and DSP issues as the
+/// schedule goes.
 pub(super) fn walk(inner: usize, outer: usize, dp: &mut impl Datapath) -> MmCounts {
     let mut c = MmCounts::default();
+    let mut tick = |dp: &mut _, op: Clock| {
+        Datapath::clock(dp, op);
+        c.clk += 1;
+        match op {
+            Clock::T(_) => c.dsp += 1,
+            // Eq. 7 counts one product for each q.
+            Clock::Q(_) => (c.dsp, c.mul) = (c.dsp + 1, c.mul + 1),
+            Clock::Xy(_, j) | Clock::Qm(_, j) => (c.dsp, c.mul) = (c.dsp + 1, c.mul + u64::from(j < inner)),
+            Clock::Wait => {}
+        }
+    };
     for i in 0..outer {
-        dp.quotient(i);
-        c.clk += Q_CYCLES;
-        c.mul += 1;
-        c.dsp += 2;
+        tick(dp, Clock::T(i));
+        tick(dp, Clock::Q(i));
+        for _ in 0..Q_WAIT_CYCLES {
+            tick(dp, Clock::Wait);
+        }
         for j in 0..=inner {
-            dp.digit(i, j);
-            c.clk += STEP_CYCLES;
-            c.dsp += 2;
-            if j < inner {
-                c.mul += 2;
-            }
+            tick(dp, Clock::Xy(i, j));
+            tick(dp, Clock::Qm(i, j));
         }
         dp.end(i);
     }
-    c.clk += FLUSH_CYCLES;
+    for _ in 0..FLUSH_CYCLES {
+        tick(dp, Clock::Wait);
+    }
     c
 }
 
-/// Alg. 3's registers and block-RAM words, computed digit by digit.
+/// Alg. 3's registers and block-RAM words, computed clock by clock.
 struct Alg3<'a> {
     /// X_0 .. X_d (X_d = 0).
     x: Vec<u32>,
@@ -142,87 +169,120 @@ struct Alg3<'a> {
     /// S_(i,0) .. S_(i,d) in block RAM (S_(i,d) = 0); step j reads S_(i,j)
     /// and writes S_(i+1,j−1) into the word it read at step j − 1.
     s: Vec<u32>,
-    q: u32,
+    /// The clocked registers (see [`Alg3::registers`]).
+    t: u64,
+    q: u64,
     ca: u64,
+    alpha: u64,
     cb: u64,
     cg: u64,
     cs: u64,
+    sw: u64,
+    /// The state after every outer iteration, if asked for.
     trace: Option<&'a mut Vec<Step>>,
+    /// The clocked registers after every clock, if asked for.
+    clocks: Option<&'a mut Vec<Step>>,
+}
+
+impl Alg3<'_> {
+    /// The clocked registers, 17 bits each but the 1-bit adder carries:
+    /// `t` (line 3's `X_0·Y_i + S_(i,0)` mod 2^17), `q`, `Ca`, `α`, `Cb`,
+    /// `Cg`, `Cs` and `Sw`, the adder's last 17-bit output (the word
+    /// `S_(i+1,j−1)` written to block RAM at j > 0).
+    fn registers(&self) -> Vec<Reg> {
+        let r = |name, bits, v: u64| Reg {
+            name,
+            bits,
+            value: Big::from_u64(v),
+        };
+        let w = DIGIT_BITS as usize;
+        vec![
+            r("t", w, self.t),
+            r("q", w, self.q),
+            r("Ca", w, self.ca),
+            r("alpha", w, self.alpha),
+            r("Cb", w, self.cb),
+            r("Cg", 1, self.cg),
+            r("Cs", 1, self.cs),
+            r("Sw", w, self.sw),
+        ]
+    }
 }
 
 impl Datapath for Alg3<'_> {
-    fn quotient(&mut self, i: usize) {
-        // Line 3: q = ((X_0·Y_i + S_(i,0))·(−M^(−1))) mod 2^17.
-        let t = (u64::from(self.x[0]) * u64::from(self.y[i]) + u64::from(self.s[0])) & MASK;
-        self.q = ((t * u64::from(self.minv)) & MASK) as u32;
-        // Line 4.
-        (self.ca, self.cb, self.cg, self.cs) = (0, 0, 0, 0);
-    }
-
-    fn digit(&mut self, i: usize, j: usize) {
-        // Line 6: {Ca : α} = X_j·Y_i + Ca.
-        let t = u64::from(self.x[j]) * u64::from(self.y[i]) + self.ca;
-        let alpha = t & MASK;
-        self.ca = t >> DIGIT_BITS;
-        // Line 7: {Cb : β} = q·M_j + Cb.
-        let u = u64::from(self.q) * u64::from(self.m[j]) + self.cb;
-        let beta = u & MASK;
-        self.cb = u >> DIGIT_BITS;
-        // Line 8: {Cg : γ} = α + β + Cg.
-        let g = alpha + beta + self.cg;
-        let gamma = g & MASK;
-        self.cg = g >> DIGIT_BITS;
-        // Line 9: {Cs : S_(i+1,j−1)} = γ + S_(i,j) + Cs; at j = 0 the digit is
-        // the zero that the division by 2^17 drops.
-        let s = gamma + u64::from(self.s[j]) + self.cs;
-        self.cs = s >> DIGIT_BITS;
-        if j > 0 {
-            self.s[j - 1] = (s & MASK) as u32;
+    fn clock(&mut self, op: Clock) {
+        match op {
+            Clock::T(i) => {
+                self.t = (u64::from(self.x[0]) * u64::from(self.y[i]) + u64::from(self.s[0])) & MASK;
+            }
+            Clock::Q(_) => {
+                self.q = (self.t * u64::from(self.minv)) & MASK;
+                (self.ca, self.cb, self.cg, self.cs) = (0, 0, 0, 0);
+            }
+            Clock::Wait => {}
+            Clock::Xy(i, j) => {
+                let t = u64::from(self.x[j]) * u64::from(self.y[i]) + self.ca;
+                (self.ca, self.alpha) = (t >> DIGIT_BITS, t & MASK);
+            }
+            Clock::Qm(_, j) => {
+                let u = self.q * u64::from(self.m[j]) + self.cb;
+                let beta = u & MASK;
+                self.cb = u >> DIGIT_BITS;
+                let g = self.alpha + beta + self.cg;
+                self.cg = g >> DIGIT_BITS;
+                // At j = 0 the adder's digit is the zero that the division
+                // by 2^17 drops.
+                let s = (g & MASK) + u64::from(self.s[j]) + self.cs;
+                self.cs = s >> DIGIT_BITS;
+                self.sw = s & MASK;
+                if j > 0 {
+                    self.s[j - 1] = self.sw as u32;
+                }
+            }
+        }
+        if self.clocks.is_some() {
+            let regs = self.registers();
+            let clocks = self.clocks.as_deref_mut().expect("checked");
+            let cycle = clocks.len() + 1;
+            clocks.push(Step { iteration: cycle, regs });
         }
     }
 
     fn end(&mut self, i: usize) {
         let Some(trace) = self.trace.as_deref_mut() else { return };
         let d = self.x.len() - 1;
+        let reg = |name, bits, v: u64| Reg {
+            name,
+            bits,
+            value: Big::from_u64(v),
+        };
+        let w = DIGIT_BITS as usize;
         let regs = vec![
-            Reg {
-                name: "Yi",
-                bits: DIGIT_BITS as usize,
-                value: Big::from_u64(u64::from(self.y[i])),
-            },
-            Reg {
-                name: "q",
-                bits: DIGIT_BITS as usize,
-                value: Big::from_u64(u64::from(self.q)),
-            },
-            Reg {
-                name: "Ca",
-                bits: DIGIT_BITS as usize,
-                value: Big::from_u64(self.ca),
-            },
-            Reg {
-                name: "Cb",
-                bits: DIGIT_BITS as usize,
-                value: Big::from_u64(self.cb),
-            },
-            Reg {
-                name: "Cg",
-                bits: 1,
-                value: Big::from_u64(self.cg),
-            },
-            Reg {
-                name: "Cs",
-                bits: 1,
-                value: Big::from_u64(self.cs),
-            },
+            reg("Yi", w, u64::from(self.y[i])),
+            reg("q", w, self.q),
+            reg("Ca", w, self.ca),
+            reg("Cb", w, self.cb),
+            reg("Cg", 1, self.cg),
+            reg("Cs", 1, self.cs),
             Reg {
                 name: "S",
-                bits: DIGIT_BITS as usize * d,
+                bits: w * d,
                 value: join(&self.s[..d]),
             },
         ];
         trace.push(Step { iteration: i, regs });
     }
+}
+
+/// The traces [`alg3`] can record.
+#[derive(Default)]
+pub(super) struct Traces<'a> {
+    /// One [`Step`] per outer iteration: `Yi`, `q`, the carries and the
+    /// block-RAM word `S` after the inner loop.
+    pub(super) iterations: Option<&'a mut Vec<Step>>,
+    /// One [`Step`] per clock, numbered from 1: the clocked registers
+    /// after that clock's edge (see the `Clock` schedule).
+    pub(super) clocks: Option<&'a mut Vec<Step>>,
 }
 
 /// One Alg. 3 product modulo `m` (d digits) with Y taken as `y_digits`
@@ -232,19 +292,23 @@ impl Datapath for Alg3<'_> {
 /// d digits and the carries left after the last inner step are 0. Post: the
 /// output is `(X·Y + Q·M) / 2^(17·y_digits)` exactly, Q the quotient digits,
 /// `≡ X·Y·2^(−17·y_digits) (mod M)` and below `X·Y / 2^(17·y_digits) + M`.
-pub(super) fn alg3(x: &Big, y: &Big, m: &Modulus, y_digits: usize, trace: Option<&mut Vec<Step>>) -> (Big, MmCounts) {
+pub(super) fn alg3(x: &Big, y: &Big, m: &Modulus, y_digits: usize, traces: Traces<'_>) -> (Big, MmCounts) {
     let mut dp = Alg3 {
         x: split(x, m.d + 1),
         y: split(y, y_digits),
         m: &m.digits,
         minv: m.minv,
         s: vec![0; m.d + 1],
+        t: 0,
         q: 0,
         ca: 0,
+        alpha: 0,
         cb: 0,
         cg: 0,
         cs: 0,
-        trace,
+        sw: 0,
+        trace: traces.iterations,
+        clocks: traces.clocks,
     };
     let counts = walk(m.d, y_digits, &mut dp);
     (join(&dp.s[..m.d]), counts)

@@ -1,7 +1,7 @@
 //! 001 §3, Alg. 2: left-to-right exponentiation on Alg. 3 products, run on
 //! the datapath or counted without data, the engine the CRT schedule shares.
 
-use super::datapath::{Modulus, alg3, walk};
+use super::datapath::{Modulus, Traces, alg3, walk};
 use crate::Big;
 
 /// Cycles of one exponentiation by Alg. 2 with a `d`-digit modulus and an
@@ -60,7 +60,7 @@ impl Engine for Runner {
     }
 
     fn mm(&mut self, x: &Big, y: &Big, m: &Modulus, y_digits: usize) -> Big {
-        let (value, counts) = alg3(x, y, m, y_digits, None);
+        let (value, counts) = alg3(x, y, m, y_digits, Traces::default());
         self.tally.cycles += counts.clk;
         self.tally.products += 1;
         value

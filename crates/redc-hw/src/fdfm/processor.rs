@@ -2,10 +2,10 @@
 //! parameter d (§5.1), Alg. 3 products, Alg. 2 exponentiations, Eq. 7 / Eq. 8
 //! utilization and §5.3's loading of many cores.
 
-use super::datapath::{Modulus, alg3, mm_counts};
+use super::datapath::{Modulus, Traces, alg3, mm_counts};
 use super::exp::{Runner, alg2};
 use super::{ARCH, CLOCK_MHZ, DIGIT_BITS, NAME};
-use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Step};
+use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Reg, Step};
 
 /// Digits the core uses for an R-bit modulus: the smallest d with
 /// `17d >= R + 3` (§5.1's condition for omitting Alg. 1's final subtraction).
@@ -127,11 +127,42 @@ impl Circuit for Fdfm {
     fn multiply(&self, a: &Big, b: &Big, trace: Option<&mut Vec<Step>>) -> Result<ProductRun, HwError> {
         self.check(a, "a")?;
         self.check(b, "b")?;
-        let (value, counts) = alg3(a, b, &self.m, self.m.d, trace);
+        let traces = Traces {
+            iterations: trace,
+            clocks: None,
+        };
+        let (value, counts) = alg3(a, b, &self.m, self.m.d, traces);
         Ok(ProductRun {
             value,
             cycles: counts.clk,
         })
+    }
+
+    /// The clocked registers after every clock of Alg. 3's schedule
+    /// (`t`, `q`, `Ca`, `alpha`, `Cb`, `Cg`, `Cs`, `Sw`; see the
+    /// schedule's six clocks per q, two per inner step and four at the end).
+    fn clock_trace(&self, a: &Big, b: &Big) -> Option<Result<Vec<Step>, HwError>> {
+        let run = || {
+            self.check(a, "a")?;
+            self.check(b, "b")?;
+            let mut clocks = Vec::new();
+            let traces = Traces {
+                iterations: None,
+                clocks: Some(&mut clocks),
+            };
+            alg3(a, b, &self.m, self.m.d, traces);
+            Ok(clocks)
+        };
+        Some(run())
+    }
+
+    /// `minv`, the 17-bit `−n^(−1) mod 2^17` that forms q (Alg. 3 line 3).
+    fn constants(&self) -> Vec<Reg> {
+        vec![Reg {
+            name: "minv",
+            bits: DIGIT_BITS as usize,
+            value: Big::from_u64(u64::from(self.m.minv)),
+        }]
     }
 
     fn product_cycles(&self) -> u64 {
