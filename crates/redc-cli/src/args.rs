@@ -449,8 +449,9 @@ pub(crate) struct SimArgs {
     #[arg(long, value_name = "K")]
     pub(crate) radix: Option<u32>,
     /// The exponent: worst (all R bits 1), random (R random bits), f4 (65537), or hexadecimal.
-    /// [default: worst]
-    #[arg(long, value_name = "worst|random|f4|HEX", conflicts_with = "crt")]
+    /// [default: worst]. With --crt: key (the random key's d, the default) or worst (fdfm: also
+    /// 001 Eq. 10's worst case, both half exponents all ones, which sets the time and throughput)
+    #[arg(long, value_name = "worst|random|f4|HEX")]
     pub(crate) exp: Option<String>,
     /// Number of cores for the throughput figure.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
@@ -458,6 +459,14 @@ pub(crate) struct SimArgs {
     /// Clock in MHz (default: the paper's clock for the architecture).
     #[arg(long, value_name = "F")]
     pub(crate) mhz: Option<f64>,
+    /// Write the checked product's trace as a VCD: every clock where the model has a clock-level
+    /// schedule (fdfm), else every iteration.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) vcd: Option<PathBuf>,
+    /// The exponentiation by the Montgomery powering ladder where the paper proposes one
+    /// (perin-systolic, perin-multiplexed: 004 §6, two multipliers at once).
+    #[arg(long, conflicts_with = "crt")]
+    pub(crate) ladder: bool,
     /// CRT decryption with a random key of R bits instead of a plain exponentiation.
     #[arg(long)]
     pub(crate) crt: bool,

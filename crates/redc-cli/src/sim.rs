@@ -1,21 +1,19 @@
 //! `redc sim`: run a golden model of one of the papers' circuits (redc-hw),
 //! check its result against redc's reference, and report cycles, time,
-//! utilization and throughput (and, for the dataflow model, the share of
-//! word multiplication measured in redc's own SOS product); `--table PAPER`
-//! prints the paper's tables beside the models' figures.
+//! utilization and throughput; `--table PAPER` prints the paper's tables
+//! beside the models' figures.
 
 use crate::args::SimArgs;
 use crate::failure::bad_input;
-use redc::{Modulus, Nat, Product};
+use crate::output::Sink;
 use redc_hw::random::Seeded;
 use redc_hw::{
-    Arch, Big, Circuit, CrtRun, HwError, Paper, Table, build, crt_decrypt, crt_support, dataflow, reference,
+    Arch, Big, Circuit, CrtRun, HwError, Paper, Table, build, crt_decrypt, crt_support, fdfm, reference, vcd,
 };
 use serde_json::{Value, json};
-use std::hint::black_box;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// Run `redc sim`.
 pub(crate) fn run(a: &SimArgs) -> anyhow::Result<ExitCode> {
@@ -73,14 +71,19 @@ struct Report {
     json: Value,
 }
 
-/// The clock: `--mhz` if given (positive and finite), else the paper's.
+/// The clock: `--mhz` if given (positive and finite), else the paper's for
+/// a processor of `--cores` circuits.
 fn clock(a: &SimArgs, circuit: &dyn Circuit) -> anyhow::Result<f64> {
     match a.mhz {
         Some(f) if (MIN_MHZ..=MAX_MHZ).contains(&f) => Ok(f),
         Some(f) => Err(bad_input!(
             "--mhz: {f:?} is not a clock frequency in [{MIN_MHZ}, {MAX_MHZ}] MHz"
         )),
-        None => Ok(circuit.clock_mhz()),
+        // The paper's clock for the whole processor: its multicore system's
+        // where it reports one (001 Table 1, 320 cores), else the circuit's.
+        None => Ok(circuit
+            .multicore_clock_mhz(a.cores)
+            .unwrap_or_else(|| circuit.clock_mhz())),
     }
 }
 
@@ -189,8 +192,14 @@ fn bound_words(circuit: &dyn Circuit) -> String {
     }
 }
 
-/// One product with random operands, checked against the reference.
-fn product_check(circuit: &dyn Circuit, rng: &mut Seeded, mhz: f64) -> anyhow::Result<(String, Value)> {
+/// One product with random operands, checked against the reference; with
+/// `vcd`, its trace written there (see [`write_vcd`]).
+fn product_check(
+    circuit: &dyn Circuit,
+    rng: &mut Seeded,
+    mhz: f64,
+    vcd: Option<&Path>,
+) -> anyhow::Result<(String, Value)> {
     let bound = circuit.operand_bound();
     let (x, y) = (rng.below(&bound), rng.below(&bound));
     let run = circuit.multiply(&x, &y, None).map_err(hw_error)?;
@@ -216,8 +225,43 @@ fn product_check(circuit: &dyn Circuit, rng: &mut Seeded, mhz: f64) -> anyhow::R
         text += &format!("; multiplier utilization {:.1}%", 100.0 * u);
     }
     text.push('\n');
-    let json = json!({ "ok": true, "cycles": run.cycles, "time_us": run.cycles as f64 / mhz, "utilization": util });
+    let mut json = json!({ "ok": true, "cycles": run.cycles, "time_us": run.cycles as f64 / mhz, "utilization": util });
+    if let Some(path) = vcd {
+        let (rows, per) = write_vcd(circuit, &x, &y, mhz, path)?;
+        text += &format!("  vcd             {}: {rows} rows, one per {per}\n", path.display());
+        json["vcd"] = json!({ "file": path.display().to_string(), "rows": rows, "per": per });
+    }
     Ok((text, json))
+}
+
+/// The product's trace as a VCD at `path`: one row per clock where the
+/// model has a clock-level schedule (at the clock `mhz`), else one per
+/// iteration. Returns the rows and what each stands for.
+fn write_vcd(circuit: &dyn Circuit, x: &Big, y: &Big, mhz: f64, path: &Path) -> anyhow::Result<(usize, &'static str)> {
+    let (steps, rows, per) = match circuit.clock_trace(x, y) {
+        Some(steps) => {
+            let period_ps = (1e6 / mhz).round().max(2.0) as u64;
+            (steps.map_err(hw_error)?, vcd::Rows::Clock { period_ps }, "clock")
+        }
+        None => {
+            let mut steps = Vec::new();
+            circuit.multiply(x, y, Some(&mut steps)).map_err(hw_error)?;
+            (steps, vcd::Rows::Iteration, "iteration")
+        }
+    };
+    let comment = format!(
+        "redc sim {}: one product a*b*2^-{} mod n, a = 0x{}, b = 0x{}, n = 0x{}",
+        circuit.arch().name(),
+        circuit.r_log2(),
+        x.to_hex(),
+        y.to_hex(),
+        circuit.modulus().to_hex()
+    );
+    let text = vcd::render(circuit.arch().name(), &comment, &steps, rows);
+    let mut sink = Sink::open_public(Some(path), "--vcd")?;
+    sink.writer().write_all(text.as_bytes())?;
+    sink.finish()?;
+    Ok((steps.len(), per))
 }
 
 /// Throughput of `cores` circuits, each completing an operation on `bits`
@@ -248,10 +292,20 @@ fn plain(arch: &Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Res
     let mhz = clock(a, circuit.as_ref())?;
     let (exp, exp_text) = exponent(a.exp.as_deref().unwrap_or("worst"), bits, rng)?;
     let (mut text, mut json) = header(arch, circuit.as_ref(), a, mhz, &format!("random {bits}-bit modulus"));
-    let (ptext, pjson) = product_check(circuit.as_ref(), rng, mhz)?;
+    let (ptext, pjson) = product_check(circuit.as_ref(), rng, mhz, a.vcd.as_deref())?;
     text += &ptext;
     let base = rng.below(&n);
-    let run = circuit.exponentiate(&base, &exp).map_err(hw_error)?;
+    let run = if a.ladder {
+        circuit.ladder(&base, &exp).ok_or_else(|| {
+            bad_input!(
+                "--ladder: {}'s paper proposes no Montgomery powering ladder (004's Perin arrays do, §6)",
+                arch.name()
+            )
+        })?
+    } else {
+        circuit.exponentiate(&base, &exp)
+    }
+    .map_err(hw_error)?;
     if run.value != reference::modpow(&base, &exp, &n) {
         anyhow::bail!(
             "model {} disagrees with redc's modpow for base 0x{}",
@@ -259,81 +313,26 @@ fn plain(arch: &Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Res
             base.to_hex()
         );
     }
+    let how = if a.ladder {
+        " (Montgomery powering ladder, 004 §6)"
+    } else {
+        ""
+    };
     text += &format!(
-        "  exponent        {exp_text}\n  exponentiation  ok: equals redc's modpow\n                  {} products, {} cycles, {}\n",
+        "  exponent        {exp_text}\n  exponentiation  ok{how}: equals redc's modpow\n                  {} products, {} cycles, {}\n",
         grouped(run.products),
         grouped(run.cycles),
         duration(run.cycles, mhz)
     );
     let (ttext, tjson) = throughput(circuit.as_ref(), run.cycles, a.cores, bits, mhz);
     text += &ttext;
-    if *arch == dataflow::ARCH {
-        // 000 Table 1 profiled 43% of the time in word multiplication.
-        let share = measure_mult_share(bits, 2000);
-        text += &format!(
-            "  profile         redc's own SOS product (w = 32) spends about {:.0}% of its time in word \
-             multiplications, measured now (000 Table 1: 43% in mult32x32)\n",
-            100.0 * share
-        );
-        json["measured_mult_share"] = json!(share);
-    }
     json["product"] = pjson;
     json["exponent"] = json!({ "value": format!("0x{}", exp.to_hex()), "bits": exp.bits(), "what": exp_text });
     json["exponentiation"] = json!({
-        "ok": true, "products": run.products, "cycles": run.cycles, "time_us": run.cycles as f64 / mhz,
+        "ok": true, "ladder": a.ladder, "products": run.products, "cycles": run.cycles, "time_us": run.cycles as f64 / mhz,
     });
     json["throughput"] = tjson;
     Ok(Report { text, json })
-}
-
-/// The share of time redc's own software SOS product spends in word
-/// multiplication, measured here in the CLI (the model crate has no clock;
-/// its dataflow model counts cycles): `products` SOS products
-/// ([`Product::Sos`] through [`Modulus::multiplier`], `w = 32` as the
-/// paper's profile) of a `bits`-bit modulus are timed after one warm-up
-/// product, then the same number of 32×32→64-bit word products
-/// (`2s² + s` per product, in rows of `s` as in 000 Fig. 4) alone, each
-/// materialised so the compiler can neither vectorise nor fold them; the
-/// result is their ratio, clamped to `(0, 1]`. The paper's profile (000 Table 1)
-/// found 43% in `mult32x32`, a separate function built from four 16-bit
-/// partial products; in redc the product is one machine multiplication
-/// inlined into the row. A measurement to print — it varies from run to run
-/// and machine to machine, and unoptimised builds distort it.
-fn measure_mult_share(bits: usize, products: usize) -> f64 {
-    let n: Nat<u32> = Seeded::new(0x000d_a7af).odd_modulus(bits.max(2)).to_width();
-    let Ok(modulus) = Modulus::new(&n) else { return 1.0 };
-    let products = products.max(1);
-    let mut mul = modulus.multiplier(Product::Sos);
-    let mut x = mul.to_mont(&Nat::from_u64(3));
-    let y = mul.to_mont(&Nat::from_u64(5));
-    let mut tmp = modulus.one();
-    mul.mul_assign(&mut x, &y, &mut tmp);
-    let start = Instant::now();
-    for _ in 0..products {
-        mul.mul_assign(&mut x, black_box(&y), &mut tmp);
-    }
-    black_box(&x);
-    let sos = start.elapsed().as_secs_f64();
-    let s = modulus.len();
-    let digits: Vec<u32> = black_box(modulus.digits().to_vec());
-    let mut acc = 0u64;
-    let mut d = black_box(0x9e37_79b9u32);
-    let start = Instant::now();
-    for _ in 0..products.saturating_mul(2 * s + 1) {
-        for &xj in &digits {
-            // Each product is materialised on its own (no vectorising, no
-            // folding), as the separate word products of Fig. 4 are.
-            acc = acc.wrapping_add(black_box(u64::from(xj) * u64::from(d)));
-        }
-        d = d.wrapping_add(acc as u32 | 1);
-    }
-    black_box(acc);
-    let muls = start.elapsed().as_secs_f64();
-    if sos > 0.0 {
-        (muls / sos).clamp(f64::MIN_POSITIVE, 1.0)
-    } else {
-        1.0
-    }
 }
 
 fn crt(arch: &Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Result<Report> {
@@ -342,8 +341,23 @@ fn crt(arch: &Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Resul
             "--bits: --crt needs a modulus of at least 32 bits, not {bits}"
         ));
     }
-    // Check the architecture, mode and radix before spending time on primes.
+    // Check the architecture, mode, exponent and radix before spending time on primes.
     crt_support(arch, a.parallel).map_err(hw_error)?;
+    let worst = match a.exp.as_deref() {
+        None | Some("key") => false,
+        Some("worst") if *arch == fdfm::ARCH => true,
+        Some("worst") => {
+            return Err(bad_input!(
+                "--exp: worst with --crt is 001's Eq. 10 (fdfm); {} decrypts with the key's d only (--exp key)",
+                arch.name()
+            ));
+        }
+        Some(other) => {
+            return Err(bad_input!(
+                "--exp: with --crt the exponent is the key's d (key) or, for fdfm, Eq. 10's worst case (worst); not {other}"
+            ));
+        }
+    };
     build(arch, &rng.odd_modulus(bits / 2), a.radix).map_err(hw_error)?;
     let key = rng.crt_key(bits);
     let half = build(arch, &key.p, a.radix).map_err(hw_error)?;
@@ -361,7 +375,7 @@ fn crt(arch: &Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Resul
         key.p.bits()
     );
     let (mut text, mut json) = header(arch, half.as_ref(), a, mhz, &what);
-    let (ptext, pjson) = product_check(half.as_ref(), rng, mhz)?;
+    let (ptext, pjson) = product_check(half.as_ref(), rng, mhz, a.vcd.as_deref())?;
     text += &ptext;
     let mode = if a.parallel {
         "two halves in parallel"
@@ -382,7 +396,25 @@ fn crt(arch: &Arch, a: &SimArgs, rng: &mut Seeded, bits: usize) -> anyhow::Resul
     for (name, cycles) in &run.phases {
         text += &format!("                    {name:<width$}  {:>12} cycles\n", grouped(*cycles));
     }
-    let (ttext, tjson) = throughput(full.as_ref(), run.cycles, a.cores, bits, mhz);
+    // 001 Eq. 10 (Table 2's worst case): both halves' exponents 17·d2 one
+    // bits, counted on the same schedule; it sets the time and throughput.
+    let mut timed = run.cycles;
+    if worst {
+        let (d1, d2) = (
+            fdfm::digits_for(key.n.bits()),
+            fdfm::digits_for(key.p.bits().max(key.q.bits())),
+        );
+        let phases = fdfm::crt_worst_case(d1, d2, 17 * d2);
+        timed = phases.iter().map(|(_, c)| c).sum();
+        text += &format!(
+            "  worst case      Eq. 10, both half exponents {} one bits (Table 2): {} cycles, {}\n",
+            17 * d2,
+            grouped(timed),
+            duration(timed, mhz)
+        );
+        json["worst_case"] = json!({ "exp_bits": 17 * d2, "cycles": timed, "time_us": timed as f64 / mhz });
+    }
+    let (ttext, tjson) = throughput(full.as_ref(), timed, a.cores, bits, mhz);
     text += &ttext;
     json["product"] = pjson;
     json["crt"] = json!({

@@ -415,6 +415,99 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
     }
 }
 
+/// `redc sim fdfm --crt --exp worst`: the key's decryption checked, and
+/// Eq. 10's worst case counted beside it (001 Table 2 / the abstract:
+/// 4,625,348 cycles, 13.737 ms at 1024 bits); with `--cores 320` the whole
+/// processor runs at Table 1's 320-core clock, 325.098 MHz.
+#[test]
+fn fdfm_crt_worst_case_and_the_multicore_clock() {
+    let v = json(&redc(
+        &["sim", "fdfm", "--crt", "--exp", "worst", "--bits", "1024", "--json"],
+        0,
+    ));
+    assert_eq!(v["crt"]["ok"], true);
+    assert_eq!(v["worst_case"]["cycles"], 4_625_348);
+    assert_eq!(v["worst_case"]["exp_bits"], 527);
+    assert!(
+        (v["worst_case"]["time_us"].as_f64().unwrap() / 1e3 - 13.737).abs() < 5e-4,
+        "{v}"
+    );
+    assert_eq!(v["mhz"].as_f64(), Some(336.7), "{v}");
+    let v = json(&redc(
+        &[
+            "sim", "fdfm", "--crt", "--exp", "worst", "--bits", "1024", "--cores", "320", "--json",
+        ],
+        0,
+    ));
+    assert_eq!(v["mhz"].as_f64(), Some(325.098), "{v}");
+    // Without --crt, too: the processor's clock follows the core count.
+    let v = json(&redc(&["sim", "fdfm", "--bits", "256", "--cores", "320", "--json"], 0));
+    assert_eq!(v["mhz"].as_f64(), Some(325.098), "{v}");
+    let v = json(&redc(&["sim", "fdfm", "--bits", "256", "--json"], 0));
+    assert_eq!(v["mhz"].as_f64(), Some(336.7), "{v}");
+}
+
+/// `--ladder`: 004 §6's Montgomery powering ladder on both Perin arrays,
+/// checked against redc's modpow; with the two products of a bit on two
+/// multipliers it takes n·n_MM cycles plus the conversions, about half of
+/// Alg. 2's worst case (all-ones exponent, 2 products per bit).
+#[test]
+fn perin_ladder_is_a_sim_option() {
+    for arch in ["perin-systolic", "perin-multiplexed"] {
+        let plain = json(&redc(&["sim", arch, "--bits", "256", "--json"], 0));
+        let ladder = json(&redc(&["sim", arch, "--bits", "256", "--ladder", "--json"], 0));
+        assert_eq!(ladder["exponentiation"]["ok"], true, "{arch}");
+        assert_eq!(ladder["exponentiation"]["ladder"], true, "{arch}");
+        let (p, l) = (
+            plain["exponentiation"]["cycles"].as_u64().unwrap(),
+            ladder["exponentiation"]["cycles"].as_u64().unwrap(),
+        );
+        let product = plain["product"]["cycles"].as_u64().unwrap();
+        assert!(
+            l < p && l >= 256 * product,
+            "{arch}: ladder {l}, square-and-multiply {p}, product {product}"
+        );
+    }
+}
+
+/// `redc sim --vcd FILE`: the checked product's trace as a VCD, one row
+/// (a rising `clk`) per clock for FDFM (as many as the product's cycles,
+/// at 336.7 MHz: 2970 ps apart), per iteration elsewhere; the file is
+/// public (0644 under the usual umask) and a bad path is status 2.
+#[test]
+fn sim_writes_the_trace_as_vcd() {
+    let dir = scratch_dir("hw-vcd");
+    for (arch, per) in [
+        ("fdfm", "clock"),
+        ("csa-radix2", "iteration"),
+        ("perin-systolic", "iteration"),
+    ] {
+        let file = dir.join(format!("{arch}.vcd"));
+        let v = json(&redc(
+            &["sim", arch, "--bits", "64", "--vcd", file.to_str().unwrap(), "--json"],
+            0,
+        ));
+        assert_eq!(v["product"]["vcd"]["per"], per, "{arch}");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(
+            text.contains("$enddefinitions $end") && text.contains("$var wire 1 ! clk $end"),
+            "{arch}"
+        );
+        let rises = text.lines().filter(|l| *l == "1!").count();
+        assert_eq!(rises as u64, v["product"]["vcd"]["rows"].as_u64().unwrap(), "{arch}");
+        if arch == "fdfm" {
+            assert_eq!(rises as u64, v["product"]["cycles"].as_u64().unwrap());
+            assert!(text.contains("\n#2970\n1!\n"), "336.7 MHz: 2970 ps");
+            for reg in ["t", "q", "Ca", "alpha", "Cb", "Cg", "Cs", "Sw"] {
+                assert!(text.contains(&format!(" {reg} $end")), "{reg}");
+            }
+        }
+    }
+    let out = run(&["sim", "fdfm", "--bits", "64", "--vcd", "/nonexistent-dir/x.vcd"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--vcd"));
+}
+
 /// The numbers of one readmemh memory (num-bigint).
 fn mem_words(dir: &std::path::Path, file: &str) -> Vec<num_bigint::BigUint> {
     std::fs::read_to_string(dir.join(file))
@@ -585,7 +678,13 @@ fn bad_input_names_the_field() {
         ]
         .concat(),
     );
-    let cases: [(&[&str], &str); 17] = [
+    let cases: [(&[&str], &str); 20] = [
+        (&["sim", "fdfm", "--ladder", "--bits", "64"], "--ladder"),
+        (&["sim", "fdfm", "--crt", "--exp", "f4", "--bits", "64"], "--exp"),
+        (
+            &["sim", "blum-paar", "--crt", "--exp", "worst", "--bits", "64"],
+            "--exp",
+        ),
         (&bad_n, "--n"),
         (&bad_a2, "--a2"),
         (&big_a, "--a"),

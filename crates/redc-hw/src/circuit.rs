@@ -299,6 +299,24 @@ pub trait Circuit: Send + Sync {
     /// The clock the paper reports for this architecture at this size, MHz.
     fn clock_mhz(&self) -> f64;
 
+    /// `base^exp mod n` with the Montgomery powering ladder, where the paper
+    /// proposes one for the circuit (004 §6: both products of a bit on two
+    /// multipliers at once); `None` where it does not. Same preconditions
+    /// and result as [`exponentiate`](Circuit::exponentiate).
+    fn ladder(&self, base: &Big, exp: &Big) -> Option<Result<ExpRun, HwError>> {
+        let _ = (base, exp);
+        None
+    }
+
+    /// The clock of a processor of `cores` copies of the circuit, where the
+    /// paper reports one that differs from [`clock_mhz`](Circuit::clock_mhz)
+    /// (001 Table 1: 336.7 MHz for one core, 325.098 MHz for its 320-core
+    /// system); `None` where it reports no other.
+    fn multicore_clock_mhz(&self, cores: u32) -> Option<f64> {
+        let _ = cores;
+        None
+    }
+
     /// Fraction of cycles in which the multiplier block is busy, where the
     /// paper defines it (001 Eq. 7 / Eq. 8).
     fn utilization(&self) -> Option<f64> {

@@ -34,6 +34,7 @@ pub mod random;
 pub mod reference;
 mod registry;
 pub mod table;
+pub mod vcd;
 pub mod vectors;
 
 pub use circuit::{

@@ -593,7 +593,7 @@ fn regs_text(s: &Step) -> String {
 /// letters and digits kept, `+` dropped, any other run of characters one
 /// `_` (none at either end): the radix-4 digit `{a2i+1,a2i}` of 003's
 /// Alg. II gives `a2i1_a2i`.
-fn plain(name: &str) -> String {
+pub(crate) fn plain(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() {

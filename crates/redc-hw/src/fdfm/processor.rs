@@ -4,7 +4,7 @@
 
 use super::datapath::{Modulus, Traces, alg3, mm_counts};
 use super::exp::{Runner, alg2};
-use super::{ARCH, CLOCK_MHZ, DIGIT_BITS, NAME};
+use super::{ARCH, CLOCK_MHZ, CLOCK_MHZ_MULTICORE, DIGIT_BITS, NAME};
 use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Reg, Step};
 
 /// Digits the core uses for an R-bit modulus: the smallest d with
@@ -194,6 +194,12 @@ impl Circuit for Fdfm {
     /// size up to 2176 bits (§5.2.1).
     fn clock_mhz(&self) -> f64 {
         CLOCK_MHZ
+    }
+
+    /// Table 1's 320-core clock, 325.098 MHz, for any system of more than
+    /// one core (the paper reports no other multicore size).
+    fn multicore_clock_mhz(&self, cores: u32) -> Option<f64> {
+        (cores > 1).then_some(CLOCK_MHZ_MULTICORE)
     }
 
     /// `MM_mul / MM_clk` (Eq. 7 over Eq. 8, Fig. 6), both counted.

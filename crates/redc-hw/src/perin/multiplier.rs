@@ -171,6 +171,11 @@ impl Circuit for Perin {
         self.run_exponentiation(base, exp, Method::SquareMultiply)
     }
 
+    /// §6's ladder ([`Perin::ladder`]).
+    fn ladder(&self, base: &Big, exp: &Big) -> Option<Result<ExpRun, HwError>> {
+        Some(Perin::ladder(self, base, exp))
+    }
+
     /// Table 1, Virtex-5.
     fn clock_mhz(&self) -> f64 {
         match (self.layout, self.k) {
