@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The mutation check: each line below is a deliberate off-by-one in a
-# design's carry or cycle counter (a sed edit of one source line). For each,
+# design's carry, counter or exponent scan (a sed edit of one source line). For each,
 # a copy of rtl/ with that one edit runs its design's testbenches (Icarus
 # Verilog, 17 and 64 bits) and its cocotb test (Icarus); every mutant must
 # fail both, and the unmutated copy must pass. Exit 0 when all hold.
@@ -15,6 +15,7 @@ mutants=(
   "fdfm@fdfm/fdfm_mm.v@s/if (w == 2'd3) begin/if (w == 2'd2) begin/@the quotient phase's and the flush's cycle counter ends one clock early"
   "fdfm@fdfm/fdfm_mm.v@s/cb <= line7\[33:17\];/cb <= line7[32:16];/@Cb takes the product's bits one place too low"
   "fdfm@fdfm/fdfm_mm.v@s/cg <= line8\[17\];/cg <= line8[16];/@Cg takes the sum's top digit bit, not its carry"
+  "fdfm_exp@fdfm/fdfm_exp.v@s/begin nop = SQ; nb = ebr - 1'b1; end/begin nop = SQ; nb = ebr; end/@Alg. 2's exponent scan starts one bit above the top"
   "csa_r2@carry_save/csa_r2.v@s/localparam integer LASTI = ITER - 1;/localparam integer LASTI = ITER;/@the iteration counter runs one clock long"
   "csa_r2@carry_save/csa_r2.v@s/wire carry = (ra1\[0\] \& ra2\[0\]) | (c \& (ra1\[0\] ^ ra2\[0\]));/wire carry = ra1[0] \& ra2[0];/@the serial adder drops its carry-in from the carry-out"
 )

@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
-# (design, source, top, parameter, value for bits, paper's figure by bits)
+# (design, sources, top, parameter, value for bits, paper's figure by bits, other parameters)
 DESIGNS = [
     (
         "001 FDFM (fdfm_mm)",
@@ -32,6 +32,16 @@ DESIGNS = [
         lambda bits: -(-(bits + 3) // 17),
         # 001 Table 1, one core (the whole CRT decryption core, any size up to 2176 bits).
         lambda bits: "140 slices, 1 DSP48E1, 1 BRAM (Table 1, whole core)",
+        "",
+    ),
+    (
+        "001 FDFM with Alg. 2 (fdfm_exp)",
+        "fdfm/fdfm_exp.v fdfm/fdfm_mm.v",
+        "fdfm_exp",
+        "D",
+        lambda bits: -(-(bits + 3) // 17),
+        lambda bits: "140 slices, 1 DSP48E1, 1 BRAM (Table 1, whole core)",
+        "EW",
     ),
     (
         "003 radix-2 carry-save (csa_r2)",
@@ -41,9 +51,10 @@ DESIGNS = [
         lambda bits: bits,
         # 003 Table I, Algo1 (Virtex-II).
         lambda bits: {512: "5,782 slices", 1024: "11,520 slices", 2048: "23,108 slices"}.get(bits, "-") + " (Table I)",
+        "",
     ),
 ]
-SIZES = {"fdfm_mm": [512, 1024, 2048], "csa_r2": [512, 1024]}
+SIZES = {"fdfm_mm": [512, 1024, 2048], "fdfm_exp": [1024], "csa_r2": [512, 1024]}
 
 
 def yosys(script):
@@ -58,8 +69,11 @@ def cells(stat):
     return {m[1]: int(m[2]) for m in re.finditer(r"^\s+(\S+)\s+(\d+)$", stat, re.M) if not m[1].startswith("Number")}
 
 
-def row(name, src, top, param, value, bits, paper):
-    base = f"read_verilog {src}; chparam -set {param} {value} {top}; "
+def row(name, src, top, param, value, bits, paper, exp_param):
+    """One design at one size; `exp_param` (if any) is set to `bits` too
+    (the exponent's length)."""
+    extra = f"chparam -set {exp_param} {bits} {top}; " if exp_param else ""
+    base = f"read_verilog {src}; chparam -set {param} {value} {top}; {extra}"
     generic = yosys(base + f"synth -top {top}; tee -q -o @OUT@ stat; tee -q -a @OUT@ ltp -noff")
     g = cells(generic)
     ffs = sum(v for k, v in g.items() if "DFF" in k)
@@ -90,9 +104,9 @@ def main():
         "| xc6v LUTs | xc6v FFs | DSP48E1 | LUT-RAM | BRAM | the paper |",
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for name, src, top, param, value, paper in DESIGNS:
+    for name, src, top, param, value, paper, exp_param in DESIGNS:
         for bits in SIZES[top]:
-            lines.append(row(name, src, top, param, value(bits), bits, paper))
+            lines.append(row(name, src, top, param, value(bits), bits, paper, exp_param))
             print(lines[-1], file=sys.stderr)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)

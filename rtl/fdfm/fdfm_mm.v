@@ -18,14 +18,22 @@
 //
 // One multiplier (17x17 bits) serves lines 3, 6 and 7 in turn; no final
 // subtraction: for X, Y < 2M and 17D >= bits(M) + 2 the output S < 2M.
-// The memories are arrays read combinationally (distributed RAM), not the
-// paper's single block RAM with its pipeline; S needs no clearing (its
-// reads are 0 in the first outer iteration).
 //
-// Every product starts with the clocked registers cleared.
+// Memory: one RAM of 8 banks of 2^AW 17-bit words (digits 0 .. D-1 used),
+// least significant digit first, as the paper keeps operands and intermediate results in sub-blocks
+// of one block RAM (Figure 8). Bank 0 holds M; a product reads X from bank
+// `xb`, Y from bank `yb` and writes S into bank `sb` (sampled at start;
+// `sb` must differ from `xb`, `yb` and 0). The RAM is read in the same
+// clock (distributed RAM), not the paper's pipelined block RAM, and holds
+// no flag bits. S needs no clearing: its reads are 0 in the first outer
+// iteration.
 //
-// Host port: while idle, `we` writes `wdata` to digit `waddr` of X (wsel 0),
-// Y (1) or M (2); `rdata` is digit `raddr` of the output S.
+// Every product starts with the clocked registers cleared. `start` is taken
+// when idle and also in a product's last clock (`last`), so that a
+// controller can chain products with no clock between them (Alg. 2).
+//
+// Host port: `we` writes `wdata` to digit `waddr` of bank `wbank` (while
+// idle); `rdata` is digit `raddr` of bank `rbank`.
 module fdfm_mm #(
     parameter integer D  = 4,                // digits: 17*D >= bits(M) + 2
     parameter integer AW = $clog2(D + 1)     // digit address width
@@ -33,9 +41,12 @@ module fdfm_mm #(
     input  wire          clk,
     input  wire          rst,
     input  wire          start,
+    input  wire [2:0]    xb,     // bank of X
+    input  wire [2:0]    yb,     // bank of Y
+    input  wire [2:0]    sb,     // bank S is written to
     input  wire [16:0]   minv,   // -M^-1 mod 2^17
     input  wire          we,
-    input  wire [1:0]    wsel,
+    input  wire [2:0]    wbank,
     // The host's addresses are as wide as i and j: the top bit goes unused
     // when D is a power of two.
     /* verilator lint_off UNUSEDSIGNAL */
@@ -43,9 +54,11 @@ module fdfm_mm #(
     input  wire [16:0]   wdata,
     input  wire [AW-1:0] raddr,
     /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [2:0]    rbank,
     output wire [16:0]   rdata,
     output reg           busy,
     output reg           done,
+    output wire          last,   // the product's last clock: start here chains the next
     // The clocked registers, as the model's clock trace names them.
     output reg  [16:0]   t,
     output reg  [16:0]   q,
@@ -63,30 +76,37 @@ module fdfm_mm #(
     localparam [AW-1:0] TOP = D[AW-1:0];       // the zero digit's index
     localparam [AW-1:0] LAST = LASTI[AW-1:0];  // the last outer iteration
 
-    // i and j run to D, one past the arrays' last word (the reads there are
-    // masked), so an address is one bit wider than the arrays need when D
-    // is a power of two.
+    // i and j run to D, one past a bank's last word (the reads there are
+    // masked), so an address is one bit wider than a bank needs when D is a
+    // power of two.
     /* verilator lint_off WIDTH */
-    reg [16:0] xm [0:D-1];
-    reg [16:0] ym [0:D-1];
-    reg [16:0] mm [0:D-1];
-    reg [16:0] sm [0:D-1];
+    reg [16:0] ram [0:(8 << AW) - 1];
 
     reg [2:0]    state;
     reg [AW-1:0] i;
     reg [AW-1:0] j;
     reg [1:0]    w;
+    reg [2:0]    xbr, ybr, sbr;
+
+    // Word `digit` of bank `bank`: banks of 2^AW words (64 at 1024 bits, the
+    // paper's 64 x 18 sub-blocks), so an address is {bank, digit}.
+    function [AW+2:0] at;
+        input [2:0] bank;
+        input [AW-1:0] digit;
+        begin
+            at = {bank, digit};
+        end
+    endfunction
 
     // Digit j of X, M and S_(i,j); the digit above the top one is 0, and so
     // is every S digit in the first outer iteration.
     wire        top = (j == TOP);
-
-    wire [16:0] xj  = top ? 17'd0 : xm[j];
-    wire [16:0] mj  = top ? 17'd0 : mm[j];
-    wire [16:0] sj  = (top || i == {AW{1'b0}}) ? 17'd0 : sm[j];
-    wire [16:0] s0  = (i == {AW{1'b0}}) ? 17'd0 : sm[0];
-    wire [16:0] yi  = ym[i];
-    wire [16:0] x0  = xm[0];
+    wire [16:0] xj  = top ? 17'd0 : ram[at(xbr, j)];
+    wire [16:0] mj  = top ? 17'd0 : ram[at(3'd0, j)];
+    wire [16:0] sj  = (top || i == {AW{1'b0}}) ? 17'd0 : ram[at(sbr, j)];
+    wire [16:0] s0  = (i == {AW{1'b0}}) ? 17'd0 : ram[at(sbr, {AW{1'b0}})];
+    wire [16:0] yi  = ram[at(ybr, i)];
+    wire [16:0] x0  = ram[at(xbr, {AW{1'b0}})];
 
     // The one multiplier: its inputs by state (lines 3, 6, 7).
     reg  [16:0] ma, mb;
@@ -106,7 +126,19 @@ module fdfm_mm #(
     wire [17:0] line9 = {1'b0, line8[16:0]} + {1'b0, sj} + {17'd0, cs};
     wire [16:0] line3 = prod[16:0] + s0;   // mod 2^17
 
-    assign rdata = sm[raddr];
+    assign rdata = ram[at(rbank, raddr)];
+    assign last  = (state == FLUSH) && (w == 2'd3);
+
+    // A product's first clock: its banks taken, the clocked registers cleared.
+    task begin_product;
+        begin
+            state <= T;
+            i     <= {AW{1'b0}};
+            xbr <= xb; ybr <= yb; sbr <= sb;
+            t <= 17'd0; q <= 17'd0; ca <= 17'd0; alpha <= 17'd0;
+            cb <= 17'd0; cg <= 1'b0; cs <= 1'b0; sw <= 17'd0;
+        end
+    endtask
 
     always @(posedge clk) begin
         if (rst) begin
@@ -118,24 +150,15 @@ module fdfm_mm #(
         end else begin
             case (state)
                 IDLE: begin
-                    if (we) begin
-                        case (wsel)
-                            2'd0:    xm[waddr] <= wdata;
-                            2'd1:    ym[waddr] <= wdata;
-                            default: mm[waddr] <= wdata;
-                        endcase
-                    end
+                    if (we) ram[at(wbank, waddr)] <= wdata;
                     if (start) begin
-                        state <= T;
-                        i     <= {AW{1'b0}};
-                        busy  <= 1'b1;
-                        done  <= 1'b0;
-                        // Every product starts from cleared registers.
-                        t <= 17'd0; q <= 17'd0; ca <= 17'd0; alpha <= 17'd0;
-                        cb <= 17'd0; cg <= 1'b0; cs <= 1'b0; sw <= 17'd0;
+                        begin_product;
+                        busy <= 1'b1;
+                        done <= 1'b0;
                     end
                 end
                 T: begin
+                    done  <= 1'b0;
                     t     <= line3[16:0];
                     state <= Q;
                 end
@@ -161,7 +184,7 @@ module fdfm_mm #(
                     cg <= line8[17];
                     cs <= line9[17];
                     sw <= line9[16:0];
-                    if (j != {AW{1'b0}}) sm[j - 1'b1] <= line9[16:0];
+                    if (j != {AW{1'b0}}) ram[at(sbr, j - 1'b1)] <= line9[16:0];
                     if (!top) begin
                         j     <= j + 1'b1;
                         state <= XY;
@@ -175,10 +198,14 @@ module fdfm_mm #(
                 end
                 FLUSH: begin
                     w <= w + 2'd1;
-                    if (w == 2'd3) begin
-                        busy  <= 1'b0;
-                        done  <= 1'b1;
-                        state <= IDLE;
+                    if (last) begin
+                        done <= 1'b1;
+                        if (start) begin
+                            begin_product;   // the next, with no clock between
+                        end else begin
+                            busy  <= 1'b0;
+                            state <= IDLE;
+                        end
                     end
                 end
                 default: state <= IDLE;

@@ -16,16 +16,17 @@ module tb_fdfm;
 `include "tb_common.vh"
 
     reg rst = 1'b1, start = 1'b0, we = 1'b0;
-    reg [1:0] wsel = 2'd0;
+    reg [2:0] wbank = 3'd0, rbank = 3'd3;
     reg [AW-1:0] waddr = {AW{1'b0}}, raddr = {AW{1'b0}};
     reg [16:0] wdata = 17'd0, minv = 17'd0;
     wire [16:0] rdata, t, q, ca, alpha, cb, sw;
-    wire busy, done, cg, cs;
+    wire busy, done, last, cg, cs;
 
     fdfm_mm #(.D(D)) dut (
-        .clk(clk), .rst(rst), .start(start), .minv(minv),
-        .we(we), .wsel(wsel), .waddr(waddr), .wdata(wdata),
-        .raddr(raddr), .rdata(rdata), .busy(busy), .done(done),
+        .clk(clk), .rst(rst), .start(start),
+        .xb(3'd1), .yb(3'd2), .sb(3'd3), .minv(minv),
+        .we(we), .wbank(wbank), .waddr(waddr), .wdata(wdata),
+        .raddr(raddr), .rbank(rbank), .rdata(rdata), .busy(busy), .done(done), .last(last),
         .t(t), .q(q), .ca(ca), .alpha(alpha), .cb(cb), .cg(cg), .cs(cs), .sw(sw)
     );
 
@@ -46,16 +47,10 @@ module tb_fdfm;
     reg [16:0] row_sw [0:ROWS-1];
 
     reg [17*D-1:0] x, y, m, s;
-    integer r, rows_checked, row;
+    integer rows_checked, row;
 
-    task put(input [1:0] sel, input integer addr, input [16:0] data);
-        begin
-            @(negedge clk);
-            we = 1'b1; wsel = sel; waddr = addr; wdata = data;
-            @(negedge clk);
-            we = 1'b0;
-        end
-    endtask
+    // Banks: M in 0 (the design's), X in 1, Y in 2, S written to 3.
+`include "tb_fdfm_port.vh"
 
     initial begin
         start_vcd;
@@ -84,11 +79,9 @@ module tb_fdfm;
             y = mem_b[casei];
             m = mem_n[casei];
             minv = mem_minv[casei];
-            for (r = 0; r < D; r = r + 1) begin
-                put(2'd0, r, x[17*r +: 17]);
-                put(2'd1, r, y[17*r +: 17]);
-                put(2'd2, r, m[17*r +: 17]);
-            end
+            load(3'd1, x);
+            load(3'd2, y);
+            load(3'd0, m);
             @(negedge clk);
             start = 1'b1;
             @(negedge clk);
@@ -120,11 +113,7 @@ module tb_fdfm;
                 $display("FAIL case %0d: %0d cycles, the clock trace has %0d", casei, k, CLOCKS);
                 errors = errors + 1;
             end
-            for (r = 0; r < D; r = r + 1) begin
-                raddr = r;
-                #1;
-                s[17*r +: 17] = rdata;
-            end
+            fetch(3'd3, s);
             if (s !== mem_result[casei]) begin
                 $display("FAIL case %0d: S = %h, model %h", casei, s, mem_result[casei]);
                 errors = errors + 1;

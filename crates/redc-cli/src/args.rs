@@ -494,9 +494,17 @@ pub(crate) struct VectorsArgs {
     /// Modulus size in bits, up to 4096 (with --n: its own).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=4096), conflicts_with = "n")]
     pub(crate) bits: u64,
+    /// Exponentiations instead of products: each case a random base below n and a random
+    /// exponent of exactly B bits, through the paper's exponentiator.
+    #[arg(long, value_name = "B", value_parser = clap::value_parser!(u64).range(1..=4096), conflicts_with = "n")]
+    pub(crate) exponent_bits: Option<u64>,
     /// One case of your own instead of random ones: the modulus, in hexadecimal.
-    #[arg(long, value_name = "HEX", requires_all = ["a", "b"])]
+    #[arg(long, value_name = "HEX", requires = "a")]
     pub(crate) n: Option<String>,
+    /// With --n: an exponentiation a^e mod n by the paper's exponentiator instead of a product
+    /// (a the base, below n; --b not taken), in hexadecimal.
+    #[arg(long, value_name = "HEX", requires = "n", conflicts_with_all = ["b", "a2", "b2"])]
+    pub(crate) e: Option<String>,
     /// With --n: the first operand (for carry-save, A1), in hexadecimal.
     #[arg(long, value_name = "HEX", requires = "n")]
     pub(crate) a: Option<String>,

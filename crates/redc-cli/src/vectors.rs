@@ -37,18 +37,23 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
             let given = Given {
                 a: hex(&a.a, "--a")?.unwrap_or_default(),
                 b: hex(&a.b, "--b")?.unwrap_or_default(),
+                e: hex(&a.e, "--e")?,
                 second: match (hex(&a.a2, "--a2")?, hex(&a.b2, "--b2")?) {
                     (None, None) => None,
                     (a2, b2) => Some((a2.unwrap_or_default(), b2.unwrap_or_default())),
                 },
                 n,
             };
+            if given.e.is_none() && a.b.is_none() {
+                return Err(bad_input!("--b: a product needs --b (or --e for an exponentiation)"));
+            }
             let spec = Spec {
                 arch,
                 bits: given.n.bits(),
                 radix: a.radix,
                 count: 1,
                 seed: a.seed,
+                exp_bits: given.e.as_ref().map(|e| e.bits().max(1)),
             };
             if given.second.is_some() && arch.paper() != redc_hw::Paper::CarrySave {
                 let field = if a.a2.is_some() { "--a2" } else { "--b2" };
@@ -58,10 +63,11 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
                 ));
             }
             from_cases(spec, &[given]).map_err(|e| match e {
-                // Name the option: --a for a (or the pair A1 + A2), --b for b.
+                // Name the option: --a for a (the base, or the pair A1 + A2), --b for b.
                 HwError::Operand { name, bound } => {
+                    let field = if name == "base" { "a" } else { name };
                     bad_input!(
-                        "--{name}: the operand (with a carry-save pair, A1 + A2 or B1 + B2) must be below {bound}"
+                        "--{field}: the operand (with a carry-save pair, A1 + A2 or B1 + B2) must be below {bound}"
                     )
                 }
                 HwError::Modulus(m) => bad_input!("--n: {m}"),
@@ -76,6 +82,7 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
                 radix: a.radix,
                 count: count as usize,
                 seed: a.seed,
+                exp_bits: a.exponent_bits.map(|b| b as usize),
             };
             let need = bytes_per_case(spec).map_err(hw_error)?.saturating_mul(count);
             if need > MAX_BYTES {

@@ -508,6 +508,79 @@ fn sim_writes_the_trace_as_vcd() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--vcd"));
 }
 
+/// `--exponent-bits B`: exponentiations through the paper's exponentiator
+/// (what rtl/fdfm/fdfm_exp.v is checked against): result = a^e mod n by
+/// num-bigint, e of exactly B bits, and for FDFM Alg. 2's
+/// `3 + |E| + popcount(E)` products of `2d^2 + 8d + 4` cycles each.
+#[test]
+fn exponentiation_vectors() {
+    use num_bigint::BigUint;
+    let dir = scratch_dir("hw-exp");
+    for arch in archs() {
+        let out = dir.join(arch);
+        let args = [
+            "vectors",
+            arch,
+            "--count",
+            "6",
+            "--bits",
+            "64",
+            "--exponent-bits",
+            "40",
+            "--format",
+            "readmemh",
+            "-o",
+        ];
+        redc(&[&args[..], &[out.to_str().unwrap()]].concat(), 0);
+        let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+        assert_eq!(manifest["operation"], "exponentiation", "{arch}");
+        let w = |f: &str| mem_words(&out, f);
+        let (n, a, e, result, products, cycles) = (
+            w("n.mem"),
+            w("a.mem"),
+            w("e.mem"),
+            w("result.mem"),
+            w("products.mem"),
+            w("cycles.mem"),
+        );
+        for i in 0..6 {
+            assert_eq!(e[i].bits(), 40, "{arch}");
+            assert_eq!(result[i], a[i].modpow(&e[i], &n[i]), "{arch} {i}");
+            if arch == "fdfm" {
+                let d = manifest["size_parameter"].as_u64().unwrap();
+                let ones = u64::from(e[i].count_ones() as u32);
+                assert_eq!(products[i], BigUint::from(3 + 40 + ones), "Alg. 2");
+                assert_eq!(cycles[i], BigUint::from((3 + 40 + ones) * (2 * d * d + 8 * d + 4)));
+            }
+        }
+        let vh = std::fs::read_to_string(out.join("vectors.vh")).unwrap();
+        assert!(vh.contains("localparam integer EXP_BITS = 40;"), "{arch}: {vh}");
+    }
+    // A given exponentiation, as the cocotb test asks it.
+    let out = dir.join("given");
+    redc(
+        &[
+            "vectors",
+            "fdfm",
+            "--n",
+            "0xc5a1f3e9b2d4c6a9",
+            "--a",
+            "0x1234",
+            "--e",
+            "0x10001",
+            "--format",
+            "json",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
+    let v = json(&std::fs::read_to_string(out.join("vectors.json")).unwrap());
+    let n = BigUint::parse_bytes(b"c5a1f3e9b2d4c6a9", 16).unwrap();
+    let want = BigUint::from(0x1234u32).modpow(&BigUint::from(0x10001u32), &n);
+    assert_eq!(v["cases"][0]["result"], format!("0x{want:x}"));
+}
+
 /// The numbers of one readmemh memory (num-bigint).
 fn mem_words(dir: &std::path::Path, file: &str) -> Vec<num_bigint::BigUint> {
     std::fs::read_to_string(dir.join(file))
@@ -678,7 +751,12 @@ fn bad_input_names_the_field() {
         ]
         .concat(),
     );
-    let cases: [(&[&str], &str); 20] = [
+    let no_b = given(&[never])
+        .into_iter()
+        .filter(|a| *a != "--b" && *a != "2")
+        .collect::<Vec<_>>();
+    let cases: [(&[&str], &str); 21] = [
+        (&no_b, "--b"),
         (&["sim", "fdfm", "--ladder", "--bits", "64"], "--ladder"),
         (&["sim", "fdfm", "--crt", "--exp", "f4", "--bits", "64"], "--exp"),
         (

@@ -46,6 +46,9 @@ pub struct Spec {
     pub count: usize,
     /// Seed of the generator.
     pub seed: u64,
+    /// `Some(B)`: every case an exponentiation by a random exponent of
+    /// exactly B bits instead of a product.
+    pub exp_bits: Option<usize>,
 }
 
 /// One output file: a name inside the output directory and its contents.
@@ -79,6 +82,18 @@ pub struct Case {
     pub constants: Vec<Reg>,
     /// The carry-save words, for the carry-save multipliers (003).
     pub parts: Option<Parts>,
+    /// For an exponentiation: the exponent and the products it took (then
+    /// `a` is the base, `b` is 0 and `result` is `a^e mod n`, fully reduced).
+    pub exp: Option<ExpCase>,
+}
+
+/// An exponentiation case's exponent and product count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExpCase {
+    /// The exponent (its top bit set).
+    pub e: Big,
+    /// Montgomery products the exponentiator ran.
+    pub products: u64,
 }
 
 /// One carry-save case's words (003 §II): the operands as the pairs
@@ -107,6 +122,9 @@ pub struct Given {
     pub b: Big,
     /// A2 and B2 of the carry-save pairs.
     pub second: Option<(Big, Big)>,
+    /// For an exponentiation: the exponent (then `a` is the base, below n,
+    /// and `b` is ignored; the spec's `exp_bits` must be its length).
+    pub e: Option<Big>,
 }
 
 /// The cases and the parameters every one of them shares.
@@ -136,6 +154,13 @@ pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError
     let mut cases = Vec::with_capacity(spec.count);
     for i in 0..spec.count {
         let n = rng.odd_modulus(spec.bits);
+        if let Some(bits) = spec.exp_bits {
+            let base = rng.below(&n);
+            let e = rng.bits(bits.saturating_sub(1)).add(&Big::pow2(bits.max(1) - 1));
+            cases.push(exp_case(spec, n, base, e)?);
+            progress(i + 1);
+            continue;
+        }
         let bound = build(spec.arch, &n, spec.radix)?.operand_bound();
         let (a, b) = (rng.below(&bound), rng.below(&bound));
         let second = (spec.arch.paper() == Paper::CarrySave).then(|| {
@@ -149,8 +174,15 @@ pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError
                 b: b.checked_sub(&b2).expect("B2 <= b"),
                 n,
                 second: Some((a2, b2)),
+                e: None,
             },
-            None => Given { n, a, b, second: None },
+            None => Given {
+                n,
+                a,
+                b,
+                second: None,
+                e: None,
+            },
         };
         cases.push(run_case(spec, &given)?);
         progress(i + 1);
@@ -170,6 +202,27 @@ pub fn from_cases(spec: Spec, given: &[Given]) -> Result<Vectors, HwError> {
     finish(spec, cases)
 }
 
+/// One exponentiation `base^e mod n` by the circuit's own exponentiator.
+fn exp_case(spec: Spec, n: Big, base: Big, e: Big) -> Result<Case, HwError> {
+    let circuit = build(spec.arch, &n, spec.radix)?;
+    let run = circuit.exponentiate(&base, &e)?;
+    Ok(Case {
+        constants: circuit.constants(),
+        n,
+        a: base,
+        b: Big::zero(),
+        result: run.value,
+        cycles: run.cycles,
+        trace: Vec::new(),
+        clocks: Vec::new(),
+        parts: None,
+        exp: Some(ExpCase {
+            e,
+            products: run.products,
+        }),
+    })
+}
+
 fn check_bits(bits: usize) -> Result<(), HwError> {
     if bits < 2 {
         return Err(HwError::Modulus(format!("{bits} bits: moduli need at least 2 bits")));
@@ -186,6 +239,9 @@ fn run_case(spec: Spec, g: &Given) -> Result<Case, HwError> {
             g.n.bits(),
             spec.bits
         )));
+    }
+    if let Some(e) = &g.e {
+        return exp_case(spec, g.n.clone(), g.a.clone(), e.clone());
     }
     let circuit = build(spec.arch, &g.n, spec.radix)?;
     let mut trace = Vec::new();
@@ -233,6 +289,7 @@ fn run_case(spec: Spec, g: &Given) -> Result<Case, HwError> {
         trace,
         clocks,
         parts,
+        exp: None,
     })
 }
 
@@ -301,13 +358,16 @@ impl Vectors {
 
     fn header(&self) -> String {
         format!(
-            "redc vectors: {} {}-bit moduli, {} case{}, seed {}; result = a*b*2^-{} mod n (as the circuit leaves it)",
+            "redc vectors: {} {}-bit moduli, {} case{}, seed {}; {}",
             self.spec.arch.name(),
             self.spec.bits,
             self.cases.len(),
             if self.cases.len() == 1 { "" } else { "s" },
             self.spec.seed,
-            self.r_log2
+            match self.spec.exp_bits {
+                Some(b) => format!("result = a^e mod n (fully reduced), e of {b} bits, by the paper's exponentiator"),
+                None => format!("result = a*b*2^-{} mod n (as the circuit leaves it)", self.r_log2),
+            }
         )
     }
 
@@ -317,32 +377,41 @@ impl Vectors {
     }
 
     /// A case's single words in file order, with their widths: n, R^2 mod
-    /// n, a, b, the carry-save words where there are any, the result, then
-    /// the constants as `const_<name>`.
+    /// n, then for a product a, b, the carry-save words where there are any
+    /// and the result, for an exponentiation the base a, the exponent e, the
+    /// result and the product count; then the constants as `const_<name>`.
     fn words(&self, c: &Case) -> Vec<(String, usize, Big)> {
         let (bits, op) = (self.spec.bits, self.operand_bits);
         let mut out = vec![
             ("n".to_owned(), bits, c.n.clone()),
             ("r2".to_owned(), bits, self.r2(&c.n)),
-            ("a".to_owned(), op, c.a.clone()),
-            ("b".to_owned(), op, c.b.clone()),
         ];
-        if let Some(p) = &c.parts {
-            // The output pair's words are one bit wider than an operand's (003: S1, S2 of k + 2 bits).
-            for (name, width, v) in [
-                ("a1", op, &p.a.x1),
-                ("a2", op, &p.a.x2),
-                ("b1", op, &p.b.x1),
-                ("b2", op, &p.b.x2),
-                ("s1", op + 1, &p.s.x1),
-                ("s2", op + 1, &p.s.x2),
-            ] {
-                out.push((name.to_owned(), width, v.clone()));
+        let mut push = |name: &str, width: usize, v: &Big| out.push((name.to_owned(), width, v.clone()));
+        if let Some(x) = &c.exp {
+            push("a", bits, &c.a);
+            push("e", self.spec.exp_bits.unwrap_or_else(|| x.e.bits()), &x.e);
+            push("result", bits, &c.result);
+            push("products", 64, &Big::from_u64(x.products));
+        } else {
+            push("a", op, &c.a);
+            push("b", op, &c.b);
+            if let Some(p) = &c.parts {
+                // The output pair's words are one bit wider than an operand's (003: S1, S2 of k + 2 bits).
+                for (name, width, v) in [
+                    ("a1", op, &p.a.x1),
+                    ("a2", op, &p.a.x2),
+                    ("b1", op, &p.b.x1),
+                    ("b2", op, &p.b.x2),
+                    ("s1", op + 1, &p.s.x1),
+                    ("s2", op + 1, &p.s.x2),
+                ] {
+                    push(name, width, v);
+                }
             }
+            push("result", op, &c.result);
         }
-        out.push(("result".to_owned(), op, c.result.clone()));
         for k in &c.constants {
-            out.push((format!("const_{}", k.name), k.bits, k.value.clone()));
+            push(&format!("const_{}", k.name), k.bits, &k.value);
         }
         out
     }
@@ -417,6 +486,9 @@ impl Vectors {
 
     /// What `a.mem`, `b.mem` and `result.mem` hold, for the manifest.
     fn operand_form(&self) -> &'static str {
+        if self.spec.exp_bits.is_some() {
+            return "exponentiations: a.mem is the base (below n), e.mem the exponent (its top bit set), result.mem a^e mod n fully reduced, products.mem the Montgomery products the paper's exponentiator ran, cycles.mem their clock cycles";
+        }
         match self.spec.arch.paper() {
             Paper::CarrySave => {
                 "carry-save: a1.mem and a2.mem are the pair (A1, A2), b1.mem and b2.mem (B1, B2), s1.mem and s2.mem the output pair (S1, S2); a.mem, b.mem and result.mem their values A1 + A2, B1 + B2, S1 + S2"
@@ -526,6 +598,8 @@ impl Vectors {
             "digit_bits": self.digit_bits,
             "size_parameter": self.digits,
             "r_log2": self.r_log2,
+            "operation": if self.spec.exp_bits.is_some() { "exponentiation" } else { "product" },
+            "exponent_bits": self.spec.exp_bits,
             "steps_per_case": steps,
             "clocks_per_case": clocks,
             "words": "one per line, hexadecimal, most significant digit first (big-endian), zero-padded to the width; case i is word i of every per-case memory (n, r2, a, b, result, cycles, the carry-save words and const_*), words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace_* memory (one per iteration, in order) and words i·clocks_per_case to (i + 1)·clocks_per_case - 1 of a clock_* memory (one per clock; clock_cycle.mem gives the cycle, from 1, counted from the clock edge after start)",
@@ -564,6 +638,11 @@ impl Vectors {
             ("CYCLE_BITS", cycles_bits, "width of cycles.mem"),
             ("STEPS", steps, "trace_* words per case"),
             ("CLOCKS", clocks, "clock_* words per case (0: no clock trace)"),
+            (
+                "EXP_BITS",
+                self.spec.exp_bits.unwrap_or(0),
+                "bits of e.mem (0: products, not exponentiations)",
+            ),
         ];
         let mut out = format!("// {}\n// paper: {}\n", self.header(), self.paper());
         for (name, v, what) in params {
