@@ -581,6 +581,49 @@ fn exponentiation_vectors() {
     assert_eq!(v["cases"][0]["result"], format!("0x{want:x}"));
 }
 
+/// The RAM images: n, a, b and result in the datapath's digits (17-bit for
+/// FDFM, k-bit for Blum–Paar and Perin, w-bit for the dataflow SOS), least
+/// significant first, digits_per_case words per case, rejoin to the whole
+/// numbers; the bit-serial carry-save forms have none.
+#[test]
+fn digit_layout_memories_rejoin_to_the_numbers() {
+    use num_bigint::BigUint;
+    let dir = scratch_dir("hw-digits");
+    for arch in archs() {
+        let out = dir.join(arch);
+        let args = [
+            "vectors", arch, "--count", "5", "--bits", "100", "--format", "readmemh", "-o",
+        ];
+        redc(&[&args[..], &[out.to_str().unwrap()]].concat(), 0);
+        let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+        let per_case = manifest["digits_per_case"].as_u64().unwrap() as usize;
+        let w = manifest["digit_bits"].as_u64().unwrap() as usize;
+        if arch.starts_with("csa-") {
+            assert_eq!(per_case, 0, "{arch}");
+            assert!(!out.join("a_digits.mem").exists(), "{arch}");
+            continue;
+        }
+        assert!(per_case * w >= 100, "{arch}");
+        for name in ["n", "a", "b", "result"] {
+            let whole = mem_words(&out, &format!("{name}.mem"));
+            let digits = mem_words(&out, &format!("{name}_digits.mem"));
+            assert_eq!(digits.len(), 5 * per_case, "{arch} {name}");
+            for (i, number) in whole.iter().enumerate() {
+                let joined = digits[i * per_case..(i + 1) * per_case]
+                    .iter()
+                    .rev()
+                    .fold(BigUint::from(0u8), |acc, d| (acc << w) + d);
+                assert_eq!(joined, *number, "{arch} {name} case {i}");
+                assert!(
+                    digits[i * per_case..(i + 1) * per_case]
+                        .iter()
+                        .all(|d| d.bits() as usize <= w)
+                );
+            }
+        }
+    }
+}
+
 /// The numbers of one readmemh memory (num-bigint).
 fn mem_words(dir: &std::path::Path, file: &str) -> Vec<num_bigint::BigUint> {
     std::fs::read_to_string(dir.join(file))

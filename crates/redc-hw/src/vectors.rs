@@ -525,6 +525,34 @@ impl Vectors {
                 mems.push((name, None, bits, words));
             }
         }
+        // The datapath's digit layout of the operands and results: each
+        // word of n, a, b and result as digits_per_case digits of
+        // digit_bits bits, least significant first (not for the bit-serial
+        // carry-save forms, whose registers take whole words).
+        let per_case = self.digits_per_case();
+        if per_case > 0
+            && let Some(first) = self.cases.first()
+        {
+            let w = self.digit_bits as usize;
+            let layout: Vec<(usize, String)> = self
+                .words(first)
+                .into_iter()
+                .enumerate()
+                .filter(|(_, (name, _, _))| ["n", "a", "b", "result"].contains(&name.as_str()))
+                .map(|(k, (name, _, _))| (k, name))
+                .collect();
+            for (k, name) in layout {
+                let words = self
+                    .cases
+                    .iter()
+                    .flat_map(|c| {
+                        let v = self.words(c).swap_remove(k).2;
+                        (0..per_case).map(move |i| v.shr(i * w).low_bits(w))
+                    })
+                    .collect();
+                mems.push((format!("{name}_digits"), None, w, words));
+            }
+        }
         mems.push((
             "cycles".into(),
             None,
@@ -602,7 +630,8 @@ impl Vectors {
             "exponent_bits": self.spec.exp_bits,
             "steps_per_case": steps,
             "clocks_per_case": clocks,
-            "words": "one per line, hexadecimal, most significant digit first (big-endian), zero-padded to the width; case i is word i of every per-case memory (n, r2, a, b, result, cycles, the carry-save words and const_*), words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace_* memory (one per iteration, in order) and words i·clocks_per_case to (i + 1)·clocks_per_case - 1 of a clock_* memory (one per clock; clock_cycle.mem gives the cycle, from 1, counted from the clock edge after start)",
+            "digits_per_case": self.digits_per_case(),
+            "words": "one per line, hexadecimal, most significant digit first (big-endian), zero-padded to the width; case i is word i of every per-case memory (n, r2, a, b, result, cycles, the carry-save words and const_*), words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace_* memory (one per iteration, in order) and words i·clocks_per_case to (i + 1)·clocks_per_case - 1 of a clock_* memory (one per clock; clock_cycle.mem gives the cycle, from 1, counted from the clock edge after start), and words i·digits_per_case to (i + 1)·digits_per_case - 1 of a *_digits memory (the same number in the datapath's digit_bits-bit digits, least significant digit first: the circuit's RAM layout)",
             "r2": format!("R^2 mod n with R = 2^{} (a·(R^2 mod n) enters the circuit's Montgomery form)", self.r_log2),
             "operands": self.operand_form(),
             "constants": constants,
@@ -625,6 +654,18 @@ impl Vectors {
         files
     }
 
+    /// Digits of `digit_bits` bits that hold every operand and result word
+    /// (n, a, b, result): the depth per case of the `*_digits.mem`
+    /// memories; 0 for the bit-serial carry-save forms (1- and 2-bit
+    /// digits), which have none.
+    fn digits_per_case(&self) -> usize {
+        let w = self.digit_bits as usize;
+        if w <= 2 {
+            return 0;
+        }
+        self.operand_bits.max(self.spec.bits).div_ceil(w)
+    }
+
     /// `vectors.vh`: the memories' shapes as Verilog `localparam`s, for a
     /// testbench to `` `include `` inside its module.
     fn verilog_header(&self, steps: usize, clocks: usize, cycles_bits: usize) -> String {
@@ -642,6 +683,11 @@ impl Vectors {
                 "EXP_BITS",
                 self.spec.exp_bits.unwrap_or(0),
                 "bits of e.mem (0: products, not exponentiations)",
+            ),
+            (
+                "DIGITS_PER_CASE",
+                self.digits_per_case(),
+                "*_digits.mem words per case (0: none)",
             ),
         ];
         let mut out = format!("// {}\n// paper: {}\n", self.header(), self.paper());
