@@ -54,13 +54,27 @@ DESIGNS = [
         "",
     ),
 ]
-SIZES = {"fdfm_mm": [512, 1024, 2048], "fdfm_exp": [1024], "csa_r2": [512, 1024]}
+DESIGNS.append(
+    (
+        "003 radix-4 carry-save (csa_r4)",
+        "carry_save/csa_r4.v",
+        "csa_r4",
+        "K",
+        lambda bits: bits,
+        # 003 Table I, Algo2 (Virtex-4).
+        lambda bits: {512: "4,187 slices", 1024: "8,724 slices", 2048: "17,520 slices"}.get(bits, "-") + " (Table I)",
+        "",
+    )
+)
+SIZES = {"fdfm_mm": [512, 1024, 2048], "fdfm_exp": [1024], "csa_r2": [512, 1024], "csa_r4": [512, 1024]}
 
 
 def yosys(script):
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "stat.txt"
-        subprocess.run(["yosys", "-q", "-p", script.replace("@OUT@", str(out))], check=True, cwd=HERE)
+        subprocess.run(
+            ["yosys", "-q", "-p", script.replace("@OUT@", str(out))], check=True, cwd=HERE / "carry_save"
+        )
         return out.read_text()
 
 
@@ -73,7 +87,8 @@ def row(name, src, top, param, value, bits, paper, exp_param):
     """One design at one size; `exp_param` (if any) is set to `bits` too
     (the exponent's length)."""
     extra = f"chparam -set {exp_param} {bits} {top}; " if exp_param else ""
-    base = f"read_verilog {src}; chparam -set {param} {value} {top}; {extra}"
+    files = " ".join(str(HERE / f) for f in src.split())
+    base = f"read_verilog {files}; chparam -set {param} {value} {top}; {extra}"
     generic = yosys(base + f"synth -top {top}; tee -q -o @OUT@ stat; tee -q -a @OUT@ ltp -noff")
     g = cells(generic)
     ffs = sum(v for k, v in g.items() if "DFF" in k)

@@ -48,23 +48,7 @@ module csa_r2 #(
     reg [K:0] rb1, rb2;
     reg [CW-1:0] i;
 
-    // One row of full adders: sum = x ^ y ^ z, carry = maj(x, y, z) << 1.
-    function [2*W-1:0] fa;
-        input [W-1:0] x, y, z;
-        begin
-            fa = {(((x & y) | (z & (x ^ y))) << 1), x ^ y ^ z};
-        end
-    endfunction
-
-    // CSR(w + x + y + z): two rows of full adders; {carry, sum}.
-    function [2*W-1:0] csr4;
-        input [W-1:0] w, x, y, z;
-        reg [2*W-1:0] first;
-        begin
-            first = fa(w, x, y);
-            csr4 = fa(first[2*W-1:W], first[W-1:0], z);
-        end
-    endfunction
+`include "csa_adders.vh"
 
     wire [W-1:0] wn  = {{(W-K){1'b0}}, n};
     wire [W-1:0] wb1 = {{(W-K-1){1'b0}}, rb1};

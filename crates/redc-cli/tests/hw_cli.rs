@@ -674,6 +674,17 @@ fn carry_save_vectors_have_pairs_with_nonzero_second_words() {
             assert_eq!(&s1[i] + &s2[i], result[i], "{arch} {i}");
             assert_eq!((&result[i] << r) % &n[i], (&a[i] * &b[i]) % &n[i], "{arch} {i}");
         }
+        // Alg. II's constants (what rtl/carry_save/csa_r4.v is loaded with):
+        // n' = −n⁻¹ mod 4 and 3n; Alg. I has none.
+        if arch == "csa-radix4" {
+            let (np, n3) = (w("const_nprime.mem"), w("const_n3.mem"));
+            for i in 0..30 {
+                assert_eq!((&n[i] * &np[i] + 1u8) % 4u8, zero, "n' of case {i}");
+                assert_eq!(n3[i], &n[i] * 3u8, "3n of case {i}");
+            }
+        } else {
+            assert!(!out.join("const_nprime.mem").exists());
+        }
     }
 }
 

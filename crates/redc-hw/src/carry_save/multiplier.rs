@@ -295,6 +295,27 @@ impl Circuit for CarrySave {
         self.rsa_processor(base, exp)
     }
 
+    /// Alg. II's constants (none for Alg. I): `nprime` = −n⁻¹ mod 4 (2
+    /// bits), which maps {q2i+1, q2i} to the multiple of n step 2d adds, and
+    /// `n3` = 3n (k + 2 bits), the multiple precomputed beside 0, n and 2n.
+    fn constants(&self) -> Vec<Reg> {
+        match self.form {
+            Form::Radix2 => Vec::new(),
+            Form::Radix4 { .. } => vec![
+                Reg {
+                    name: "nprime",
+                    bits: 2,
+                    value: Big::from_u64(4 - self.n.low_bits(2).digits()[0]),
+                },
+                Reg {
+                    name: "n3",
+                    bits: self.k + 2,
+                    value: self.n.mul(&Big::from_u64(3)),
+                },
+            ],
+        }
+    }
+
     /// Table I's clock for this architecture: the row of the smallest
     /// printed bit length at least k (the 2048-bit row above 2048 bits).
     fn clock_mhz(&self) -> f64 {

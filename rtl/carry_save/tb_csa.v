@@ -1,13 +1,15 @@
-// Testbench of csa_r2 driven by `redc vectors csa-radix2 --format readmemh`:
-// for every case, applies the carry-save operands (A1, A2), (B1, B2) (both
-// words nonzero in general) and checks, against the golden model's files,
-//   - every clock (one iteration each): S1, S2, A1, A2, c, Ai and qi after
-//     the edge (trace_*.mem);
+// Testbench of csa_r2 (Alg. I) or, with RADIX4 defined, csa_r4 (Alg. II),
+// driven by `redc vectors csa-radix2` or `csa-radix4 --format readmemh`: for
+// every case, applies the carry-save operands (A1, A2), (B1, B2) (both
+// words nonzero in general; radix 4 also n' and 3n) and checks, against the
+// golden model's files,
+//   - every clock (one iteration each): S1, S2, A1, A2, c, A's digit and the
+//     quotient digit after the edge (trace_*.mem);
 //   - the cycle count (cycles.mem) and the output pair (s1.mem, s2.mem).
 // `VEC is the vectors' directory (with a trailing /); vectors.vh comes from
 // the same directory (-I). +vcd=FILE writes a VCD.
 `timescale 1ns / 1ps
-module tb_csa_r2;
+module tb_csa;
 `include "vectors.vh"
     localparam integer K = BITS;
     localparam integer ROWS = COUNT * STEPS;
@@ -19,13 +21,30 @@ module tb_csa_r2;
     reg [K:0] a1, a2, b1, b2;
     wire [K+1:0] s1, s2;
     wire [K:0] ra1, ra2;
-    wire busy, done, c, ai, qi;
-
+    wire busy, done, c;
+`ifdef RADIX4
+    localparam integer RHO = 2;
+    localparam UNIT = "csa-radix4";
+    reg [K+1:0] n3;
+    reg [1:0] nprime;
+    wire [1:0] ai, qi;
+    csa_r4 #(.K(K)) dut (
+        .clk(clk), .rst(rst), .start(start), .n(n), .n3(n3), .nprime(nprime),
+        .a1(a1), .a2(a2), .b1(b1), .b2(b2), .busy(busy), .done(done),
+        .s1(s1), .s2(s2), .ra1(ra1), .ra2(ra2), .c(c), .digit(ai), .qd(qi)
+    );
+    reg [K+1:0] mem_n3 [0:COUNT-1];
+    reg [1:0] mem_nprime [0:COUNT-1];
+`else
+    localparam integer RHO = 1;
+    localparam UNIT = "csa-radix2";
+    wire ai, qi;
     csa_r2 #(.K(K)) dut (
         .clk(clk), .rst(rst), .start(start), .n(n),
         .a1(a1), .a2(a2), .b1(b1), .b2(b2), .busy(busy), .done(done),
         .s1(s1), .s2(s2), .ra1(ra1), .ra2(ra2), .c(c), .ai(ai), .qi(qi)
     );
+`endif
 
     reg [K-1:0] mem_n [0:COUNT-1];
     reg [K:0] mem_a1 [0:COUNT-1];
@@ -40,8 +59,8 @@ module tb_csa_r2;
     reg [K:0] row_a1 [0:ROWS-1];
     reg [K:0] row_a2 [0:ROWS-1];
     reg row_c [0:ROWS-1];
-    reg row_ai [0:ROWS-1];
-    reg row_qi [0:ROWS-1];
+    reg [RHO-1:0] row_ai [0:ROWS-1];
+    reg [RHO-1:0] row_qi [0:ROWS-1];
 
     integer row, rows_checked;
 
@@ -60,8 +79,15 @@ module tb_csa_r2;
         $readmemh({`VEC, "trace_A1.mem"}, row_a1);
         $readmemh({`VEC, "trace_A2.mem"}, row_a2);
         $readmemh({`VEC, "trace_c.mem"}, row_c);
+`ifdef RADIX4
+        $readmemh({`VEC, "trace_a2i1_a2i.mem"}, row_ai);
+        $readmemh({`VEC, "trace_q2i1_q2i.mem"}, row_qi);
+        $readmemh({`VEC, "const_n3.mem"}, mem_n3);
+        $readmemh({`VEC, "const_nprime.mem"}, mem_nprime);
+`else
         $readmemh({`VEC, "trace_Ai.mem"}, row_ai);
         $readmemh({`VEC, "trace_qi.mem"}, row_qi);
+`endif
         rows_checked = 0;
         repeat (2) @(negedge clk);
         rst = 1'b0;
@@ -69,6 +95,10 @@ module tb_csa_r2;
             n = mem_n[casei];
             a1 = mem_a1[casei]; a2 = mem_a2[casei];
             b1 = mem_b1[casei]; b2 = mem_b2[casei];
+`ifdef RADIX4
+            n3 = mem_n3[casei];
+            nprime = mem_nprime[casei];
+`endif
             start = 1'b1;
             @(negedge clk);
             start = 1'b0;
@@ -84,8 +114,8 @@ module tb_csa_r2;
                     if (ra1 !== row_a1[row]) mismatch("A1");
                     if (ra2 !== row_a2[row]) mismatch("A2");
                     if (c !== row_c[row]) mismatch("c");
-                    if (ai !== row_ai[row]) mismatch("Ai");
-                    if (qi !== row_qi[row]) mismatch("qi");
+                    if (ai !== row_ai[row]) mismatch("digit");
+                    if (qi !== row_qi[row]) mismatch("quotient");
                     rows_checked = rows_checked + 1;
                 end
             end
@@ -99,6 +129,6 @@ module tb_csa_r2;
             end
             @(negedge clk);
         end
-        report_and_finish("csa-radix2", rows_checked);
+        report_and_finish(UNIT, rows_checked);
     end
 endmodule
