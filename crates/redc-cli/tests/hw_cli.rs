@@ -624,6 +624,71 @@ fn digit_layout_memories_rejoin_to_the_numbers() {
     }
 }
 
+/// Every architecture's constants (`const_<name>.mem`, listed with their
+/// widths in the manifest), each recomputed by num-bigint from n: FDFM's
+/// minv, Blum–Paar's M', M~ and C = 2^(2k(m+2)) mod M, the carry-save
+/// radix-4 n' and 3n, Perin's N', R mod N and R² mod N, the dataflow n'[0].
+#[test]
+fn every_constant_by_num_bigint() {
+    use num_bigint::BigUint;
+    let dir = scratch_dir("hw-constants");
+    let one = BigUint::from(1u8);
+    for arch in archs() {
+        let out = dir.join(arch);
+        let args = [
+            "vectors", arch, "--count", "4", "--bits", "80", "--format", "readmemh", "-o",
+        ];
+        redc(&[&args[..], &[out.to_str().unwrap()]].concat(), 0);
+        let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+        let (k, r) = (
+            manifest["digit_bits"].as_u64().unwrap() as usize,
+            manifest["r_log2"].as_u64().unwrap() as usize,
+        );
+        let listed: Vec<(String, u64)> = manifest["constants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["name"].as_str().unwrap().to_owned(), c["width"].as_u64().unwrap()))
+            .collect();
+        let c = |name: &str| mem_words(&out, &format!("const_{name}.mem"));
+        let ns = mem_words(&out, "n.mem");
+        let neg_inv = |x: &BigUint, n: &BigUint, bits: usize| (x * n + 1u8) % (&one << bits) == BigUint::from(0u8);
+        let names: Vec<&str> = listed.iter().map(|(n, _)| n.as_str()).collect();
+        match arch {
+            "fdfm" => assert_eq!(names, ["minv"]),
+            "blum-paar" => {
+                assert_eq!(names, ["mprime", "mtilde", "prefactor"]);
+                let m = 80usize.div_ceil(k);
+                for (i, n) in ns.iter().enumerate() {
+                    assert!(neg_inv(&c("mprime")[i], n, k), "M' of case {i}");
+                    assert_eq!(c("mtilde")[i], &c("mprime")[i] * n);
+                    assert_eq!(c("prefactor")[i], (&one << (2 * k * (m + 2))) % n);
+                }
+            }
+            "csa-radix2" => assert!(names.is_empty()),
+            "csa-radix4" => assert_eq!(names, ["nprime", "n3"]),
+            "perin-systolic" | "perin-multiplexed" => {
+                assert_eq!(names, ["nprime", "r_mod_n", "r2_mod_n"]);
+                for (i, n) in ns.iter().enumerate() {
+                    assert!(neg_inv(&c("nprime")[i], n, k), "N' of case {i}");
+                    assert_eq!(c("r_mod_n")[i], (&one << r) % n);
+                    assert_eq!(c("r2_mod_n")[i], (&one << (2 * r)) % n);
+                }
+            }
+            "dataflow" => {
+                assert_eq!(names, ["n0"]);
+                for (i, n) in ns.iter().enumerate() {
+                    assert!(neg_inv(&c("n0")[i], n, k), "n'[0] of case {i}");
+                }
+            }
+            other => panic!("{other}: a new architecture; say what its constants are"),
+        }
+        for (name, width) in &listed {
+            assert!(c(name).iter().all(|v| v.bits() <= *width), "{arch} {name}");
+        }
+    }
+}
+
 /// The numbers of one readmemh memory (num-bigint).
 fn mem_words(dir: &std::path::Path, file: &str) -> Vec<num_bigint::BigUint> {
     std::fs::read_to_string(dir.join(file))

@@ -278,6 +278,30 @@ impl Circuit for BlumPaar {
     }
 
     /// Table 1 (radix 16): 1000 / T of the smallest design holding M.
+    /// What the array is loaded with besides M (§3.2, Alg. 3.2): `mprime`
+    /// = M' = −M⁻¹ mod 2^k (k bits), `mtilde` = M~ = (M' mod 2^k)·M (the
+    /// modulus it reduces by) and `prefactor` = C = 2^(2k(m+2)) mod M.
+    fn constants(&self) -> Vec<Reg> {
+        let k = self.k as usize;
+        vec![
+            Reg {
+                name: "mprime",
+                bits: k,
+                value: Big::from_u64(neg_inv(self.n.digits()[0], self.k)),
+            },
+            Reg {
+                name: "mtilde",
+                bits: self.n.bits() + k,
+                value: self.m_tilde.clone(),
+            },
+            Reg {
+                name: "prefactor",
+                bits: self.n.bits(),
+                value: self.pre_factor.clone(),
+            },
+        ]
+    }
+
     fn clock_mhz(&self) -> f64 {
         1000.0 / table1_row(self.n.bits()).2
     }

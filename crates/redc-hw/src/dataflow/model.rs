@@ -4,7 +4,7 @@
 
 use super::cycles::monpro_cycles;
 use super::{ARCH, Cycles, DEFAULT_RADIX, Offload, Params, RADICES};
-use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Step};
+use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Reg, Step};
 
 /// The products of a batch run and its counted time.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,6 +161,16 @@ impl Circuit for Dataflow {
 
     /// [`Params::clock_mhz`]: 100 MHz by default at every size — the paper
     /// prints no clock (none of its tables has one).
+    /// `n0` = n'[0] = −n⁻¹ mod 2^w (w bits), the one digit of n' the SOS
+    /// product uses (Eq. 6, §3.1).
+    fn constants(&self) -> Vec<Reg> {
+        vec![Reg {
+            name: "n0",
+            bits: self.w as usize,
+            value: Big::from_u64(self.n0),
+        }]
+    }
+
     fn clock_mhz(&self) -> f64 {
         self.params.clock_mhz
     }

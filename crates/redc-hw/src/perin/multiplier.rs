@@ -8,7 +8,7 @@ use super::datapath::{Datapath, pack, to_words};
 use super::exp::Method;
 use super::schedule::Event;
 use super::{CORE_WORDS, Layout, check};
-use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Step};
+use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Reg, Step};
 
 /// One of the paper's two multipliers loaded with a modulus.
 #[derive(Debug, Clone)]
@@ -174,6 +174,30 @@ impl Circuit for Perin {
     /// §6's ladder ([`Perin::ladder`]).
     fn ladder(&self, base: &Big, exp: &Big) -> Option<Result<ExpRun, HwError>> {
         Some(Perin::ladder(self, base, exp))
+    }
+
+    /// What the array is loaded with besides N (§2, §4.3): `nprime` = N' =
+    /// −N⁻¹ mod 2^k (k bits), `r_mod_n` = R mod N and `r2_mod_n` = R² mod N
+    /// with R = 2^(k·m), from the host.
+    fn constants(&self) -> Vec<Reg> {
+        let bits = self.n.bits();
+        vec![
+            Reg {
+                name: "nprime",
+                bits: self.k as usize,
+                value: Big::from_u64(self.n_prime),
+            },
+            Reg {
+                name: "r_mod_n",
+                bits,
+                value: self.r_mod_n.clone(),
+            },
+            Reg {
+                name: "r2_mod_n",
+                bits,
+                value: self.r2_mod_n.clone(),
+            },
+        ]
     }
 
     /// Table 1, Virtex-5.
