@@ -17,6 +17,8 @@ mutants=(
   "fdfm@fdfm/fdfm_mm.v@s/cg <= line8\[17\];/cg <= line8[16];/@Cg takes the sum's top digit bit, not its carry"
   "fdfm_exp@fdfm/fdfm_exp.v@s/begin nop = SQ; nb = ebr - 1'b1; end/begin nop = SQ; nb = ebr; end/@Alg. 2's exponent scan starts one bit above the top"
   "csa_r4@carry_save/csa_r4.v@s/            c     <= t\\[2\\];/            c     <= 1'b0;/@the radix-4 serial adder drops its carry between digits"
+  "perin@perin/perin_systolic.v@s/localparam integer LASTT = 6 \\* M - 1;/localparam integer LASTT = 6 * M;/@the systolic array's clock counter runs one clock long"
+  "perin@perin/perin_systolic.v@s/+ {{K{1'b0}}, x\\[K\\]}/+ {(K+1){1'b0}}/@a PE's carry loses the carry of its two low product words"
   "csa_r2@carry_save/csa_r2.v@s/localparam integer LASTI = ITER - 1;/localparam integer LASTI = ITER;/@the iteration counter runs one clock long"
   "csa_r2@carry_save/csa_r2.v@s/wire carry = (ra1\[0\] \& ra2\[0\]) | (c \& (ra1\[0\] ^ ra2\[0\]));/wire carry = ra1[0] \& ra2[0];/@the serial adder drops its carry-in from the carry-out"
 )

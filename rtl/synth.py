@@ -66,7 +66,19 @@ DESIGNS.append(
         "",
     )
 )
-SIZES = {"fdfm_mm": [512, 1024, 2048], "fdfm_exp": [1024], "csa_r2": [512, 1024], "csa_r4": [512, 1024]}
+DESIGNS.append(
+    (
+        "004 systolic array (perin_systolic, k = 16)",
+        "perin/perin_systolic.v",
+        "perin_systolic",
+        "M",
+        # Table 1's m = n/k (moduli of up to n - 2 bits).
+        lambda bits: bits // 16,
+        lambda bits: {512: "3,205 slices, 68 DSP48E", 1024: "6,642 slices, 130 DSP48E"}[bits] + " (Table 1, Virtex-5)",
+        "",
+    )
+)
+SIZES = {"fdfm_mm": [512, 1024, 2048], "fdfm_exp": [1024], "csa_r2": [512, 1024], "csa_r4": [512, 1024], "perin_systolic": [512, 1024]}
 
 
 def yosys(script):
