@@ -161,7 +161,7 @@ impl Circuit for Dataflow {
 
     /// [`Params::clock_mhz`]: 100 MHz by default at every size — the paper
     /// prints no clock (none of its tables has one).
-    /// `n0` = n'[0] = −n⁻¹ mod 2^w (w bits), the one digit of n' the SOS
+    /// `n0` = n'\[0\] = −n⁻¹ mod 2^w (w bits), the one digit of n' the SOS
     /// product uses (Eq. 6, §3.1).
     fn constants(&self) -> Vec<Reg> {
         vec![Reg {
