@@ -105,9 +105,15 @@ fn a_signal_mid_write_leaves_no_partial_output() {
             let (go_on, wait_go) = std::sync::mpsc::channel::<bool>();
             let feeder = std::thread::spawn(move || {
                 let _ = stdin.write_all(&first).and_then(|()| stdin.flush());
-                // The rest only if the command is to finish.
+                // The rest only if the command is to finish; else stdin stays
+                // open until the command is gone (the sender dropped), so
+                // that it dies of the signal rather than of a truncated input
+                // read before the signal thread ran (a race seen once in CI:
+                // decrypt exited 2 on "chunk 31 failed authentication").
                 if wait_go.recv() == Ok(true) {
                     let _ = stdin.write_all(&rest);
+                } else {
+                    let _ = wait_go.recv();
                 }
             });
             // Wait until the temporary file holds part of the output.
@@ -138,6 +144,7 @@ fn a_signal_mid_write_leaves_no_partial_output() {
             }
             go_on.send(ignoring).unwrap();
             let out = running.0.take().unwrap().wait_with_output().unwrap();
+            drop(go_on);
             feeder.join().unwrap();
             let stderr = String::from_utf8_lossy(&out.stderr);
             if ignoring {
