@@ -498,6 +498,11 @@ pub(crate) struct VectorsArgs {
     /// exponent of exactly B bits, through the paper's exponentiator.
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u64).range(1..=4096), conflicts_with = "n")]
     pub(crate) exponent_bits: Option<u64>,
+    /// RSA CRT decryptions instead of products, for the architectures with a CRT model (fdfm,
+    /// blum-paar): each case a random key of --bits bits (at least 32, e = 65537) and a random
+    /// cipher text, decrypted as the paper does (p, q, d, what the host loads, each phase's cycles).
+    #[arg(long, conflicts_with_all = ["n", "exponent_bits"])]
+    pub(crate) crt: bool,
     /// One case of your own instead of random ones: the modulus, in hexadecimal.
     #[arg(long, value_name = "HEX", requires = "a")]
     pub(crate) n: Option<String>,

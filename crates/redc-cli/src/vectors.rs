@@ -9,7 +9,7 @@ use crate::args::{VectorFormat, VectorsArgs};
 use crate::failure::bad_input;
 use crate::output::Sink;
 use crate::sim::{hw_error, parse_arch};
-use redc_hw::vectors::{Format, Given, Spec, bytes_per_case, from_cases, generate};
+use redc_hw::vectors::{Format, Given, Operation, Spec, bytes_per_case, from_cases, generate};
 use redc_hw::{Big, HwError};
 use std::io::Write;
 use std::process::ExitCode;
@@ -53,7 +53,10 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
                 radix: a.radix,
                 count: 1,
                 seed: a.seed,
-                exp_bits: given.e.as_ref().map(|e| e.bits().max(1)),
+                op: match &given.e {
+                    Some(e) => Operation::Exponentiation(e.bits().max(1)),
+                    None => Operation::Product,
+                },
             };
             if given.second.is_some() && arch.paper() != redc_hw::Paper::CarrySave {
                 let field = if a.a2.is_some() { "--a2" } else { "--b2" };
@@ -82,8 +85,21 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
                 radix: a.radix,
                 count: count as usize,
                 seed: a.seed,
-                exp_bits: a.exponent_bits.map(|b| b as usize),
+                op: match (a.crt, a.exponent_bits) {
+                    (true, _) => Operation::Crt,
+                    (false, Some(b)) => Operation::Exponentiation(b as usize),
+                    (false, None) => Operation::Product,
+                },
             };
+            if a.crt {
+                redc_hw::crt_support(arch, false).map_err(|e| bad_input!("--crt: {}", e))?;
+                if a.bits < 32 {
+                    return Err(bad_input!(
+                        "--bits: --crt needs a modulus of at least 32 bits, not {}",
+                        a.bits
+                    ));
+                }
+            }
             let need = bytes_per_case(spec).map_err(hw_error)?.saturating_mul(count);
             if need > MAX_BYTES {
                 return Err(bad_input!(

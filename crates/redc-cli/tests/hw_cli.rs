@@ -581,6 +581,94 @@ fn exponentiation_vectors() {
     assert_eq!(v["cases"][0]["result"], format!("0x{want:x}"));
 }
 
+/// `--crt`: RSA CRT decryptions as the papers run them (001 Steps 1–4 on
+/// one FDFM core, 002 §5.2 on two half-size arrays): result = c^d mod n and
+/// n = p·q, d·65537 ≡ 1 (mod λ), the host's loaded values and the phases'
+/// cycles all by num-bigint; FDFM's phases are Eq. 10's terms.
+#[test]
+fn crt_vectors() {
+    use num_bigint::BigUint;
+    let dir = scratch_dir("hw-crt");
+    let one = BigUint::from(1u8);
+    for arch in ["fdfm", "blum-paar"] {
+        let out = dir.join(arch);
+        let args = [
+            "vectors", arch, "--crt", "--count", "4", "--bits", "96", "--format", "readmemh", "-o",
+        ];
+        redc(&[&args[..], &[out.to_str().unwrap()]].concat(), 0);
+        let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
+        assert_eq!(manifest["operation"], "crt", "{arch}");
+        let w = |f: &str| mem_words(&out, f);
+        let (n, c, p, q, d, result, cycles) = (
+            w("n.mem"),
+            w("c.mem"),
+            w("p.mem"),
+            w("q.mem"),
+            w("d.mem"),
+            w("result.mem"),
+            w("cycles.mem"),
+        );
+        let phases: Vec<Vec<BigUint>> = manifest["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|ph| w(ph["file"].as_str().unwrap()))
+            .collect();
+        let loaded = |name: &str| w(&format!("crt_{name}.mem"));
+        let (dp, dq) = (loaded("dp"), loaded("dq"));
+        for i in 0..4 {
+            assert_eq!(n[i].bits(), 96, "{arch}");
+            assert_eq!(&p[i] * &q[i], n[i], "{arch} {i}");
+            let lambda = (&p[i] - &one) * (&q[i] - &one);
+            assert_eq!((&d[i] * BigUint::from(65537u32)) % &lambda, one, "{arch} {i}: d");
+            assert!(c[i] < n[i]);
+            assert_eq!(result[i], c[i].modpow(&d[i], &n[i]), "{arch} {i}");
+            assert_eq!(dp[i], &d[i] % (&p[i] - &one), "{arch} {i}: dp");
+            assert_eq!(dq[i], &d[i] % (&q[i] - &one), "{arch} {i}: dq");
+            let sum: BigUint = phases.iter().map(|ph| &ph[i]).sum();
+            assert_eq!(sum, cycles[i], "{arch} {i}: the phases add up");
+        }
+        let vh = std::fs::read_to_string(out.join("vectors.vh")).unwrap();
+        assert!(
+            vh.contains(&format!("localparam integer PHASES = {};", phases.len())),
+            "{vh}"
+        );
+        if arch == "fdfm" {
+            // Eq. 10's terms: d = ceil((bits + 3) / 17), d1 = 6 (96 bits), d2 = 3 (48).
+            let (d1, d2) = (6u64, 3u64);
+            let mm = 2 * d2 * d2 + 8 * d2 + 4;
+            let (kp, r2p, zp) = (loaded("kp"), loaded("r2p"), loaded("zp"));
+            for i in 0..4 {
+                assert_eq!(kp[i], (&one << (34 * d1)) % &p[i], "Rp^2 mod p");
+                assert_eq!(r2p[i], (&one << (34 * d2)) % &p[i], "2^(34 d2) mod p");
+                assert_eq!(zp[i], q[i].modpow(&(&p[i] - &one), &n[i]), "Zp = q^(p-1) mod M");
+                let ones = |e: &BigUint| u64::from(e.count_ones() as u32) + e.bits();
+                let want = [
+                    2 * d2 * d1 + 8 * d1 + 4,
+                    2 * d1 * d2 + 8 * d1 + 4,
+                    2 * d2 * d1 + 8 * d1 + 4,
+                    2 * d1 * d2 + 8 * d1 + 4,
+                    mm * (3 + ones(&dp[i])),
+                    mm * (3 + ones(&dq[i])),
+                    mm,
+                    2 * d1 * d2 + 8 * d2 + 4,
+                    mm,
+                    2 * d1 * d2 + 8 * d2 + 4,
+                    0,
+                ];
+                let got: Vec<BigUint> = phases.iter().map(|ph| ph[i].clone()).collect();
+                assert_eq!(got, want.map(BigUint::from), "case {i}: Eq. 10 term by term");
+            }
+        } else {
+            let (cp, qinv) = (loaded("cp"), loaded("qinv"));
+            for i in 0..4 {
+                assert_eq!(cp[i], &c[i] % &p[i]);
+                assert_eq!((&qinv[i] * &q[i]) % &p[i], one);
+            }
+        }
+    }
+}
+
 /// The RAM images: n, a, b and result in the datapath's digits (17-bit for
 /// FDFM, k-bit for Blum–Paar and Perin, w-bit for the dataflow SOS), least
 /// significant first, digits_per_case words per case, rejoin to the whole
@@ -874,7 +962,15 @@ fn bad_input_names_the_field() {
         .into_iter()
         .filter(|a| *a != "--b" && *a != "2")
         .collect::<Vec<_>>();
-    let cases: [(&[&str], &str); 21] = [
+    let crt = |arch: &'static str, bits: &'static str| -> Vec<&'static str> {
+        vec![
+            "vectors", arch, "--crt", "--count", "1", "--bits", bits, "--format", "hex", "-o", never,
+        ]
+    };
+    let (crt_perin, crt_small) = (crt("perin-systolic", "64"), crt("fdfm", "31"));
+    let cases: [(&[&str], &str); 23] = [
+        (&crt_perin, "--crt"),
+        (&crt_small, "--bits"),
         (&no_b, "--b"),
         (&["sim", "fdfm", "--ladder", "--bits", "64"], "--ladder"),
         (&["sim", "fdfm", "--crt", "--exp", "f4", "--bits", "64"], "--exp"),

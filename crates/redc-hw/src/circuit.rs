@@ -237,6 +237,10 @@ pub struct CrtRun {
     /// Cycles of each named phase, in order (the pieces of the paper's
     /// equation, e.g. 001 Eq. 10).
     pub phases: Vec<(&'static str, u64)>,
+    /// What the host computes from the key and loads into the circuit (the
+    /// half-size exponents and the paper's per-half constants), in the
+    /// order the paper names them; widths are the primes' or n's.
+    pub loaded: Vec<Reg>,
 }
 
 /// A model of one multiplier circuit configured for one modulus.

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use crate::carry_save::{CarrySave, Pair};
 use crate::random::Seeded;
-use crate::{Arch, Big, Circuit, HwError, Paper, Reg, Step, build};
+use crate::{Arch, Big, Circuit, CrtKey, HwError, Paper, Reg, Step, build, crt_decrypt};
 
 /// How the vectors are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,9 +46,33 @@ pub struct Spec {
     pub count: usize,
     /// Seed of the generator.
     pub seed: u64,
-    /// `Some(B)`: every case an exponentiation by a random exponent of
-    /// exactly B bits instead of a product.
-    pub exp_bits: Option<usize>,
+    /// What every case is.
+    pub op: Operation,
+}
+
+/// What a case runs through the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// One Montgomery product, as the circuit leaves it.
+    Product,
+    /// `a^e mod n` by the paper's exponentiator, for exponents of exactly
+    /// this many bits.
+    Exponentiation(usize),
+    /// An RSA decryption `c^d mod n` with the CRT as the paper runs it
+    /// (001 §4 Steps 1–4, 002 §5.2), on a random key of `bits` bits (at
+    /// least 32) with e = 65537: for the architectures with a CRT model
+    /// ([`crate::crt_support`]).
+    Crt,
+}
+
+impl Operation {
+    /// The exponent length of an exponentiation.
+    fn exp_bits(self) -> Option<usize> {
+        match self {
+            Self::Exponentiation(bits) => Some(bits),
+            _ => None,
+        }
+    }
 }
 
 /// One output file: a name inside the output directory and its contents.
@@ -85,6 +109,21 @@ pub struct Case {
     /// For an exponentiation: the exponent and the products it took (then
     /// `a` is the base, `b` is 0 and `result` is `a^e mod n`, fully reduced).
     pub exp: Option<ExpCase>,
+    /// For a CRT decryption: the key, what the host loads and the phases'
+    /// cycles (then `a` is the cipher text c, `b` is 0 and `result` is
+    /// `c^d mod n`, fully reduced).
+    pub crt: Option<CrtCase>,
+}
+
+/// A CRT decryption case's key, host-loaded values and phases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrtCase {
+    /// The key (n, p, q, d).
+    pub key: CrtKey,
+    /// What the host loads ([`crate::CrtRun::loaded`]).
+    pub loaded: Vec<Reg>,
+    /// The cycles of each phase, in order ([`crate::CrtRun::phases`]).
+    pub phases: Vec<(&'static str, u64)>,
 }
 
 /// An exponentiation case's exponent and product count.
@@ -123,7 +162,8 @@ pub struct Given {
     /// A2 and B2 of the carry-save pairs.
     pub second: Option<(Big, Big)>,
     /// For an exponentiation: the exponent (then `a` is the base, below n,
-    /// and `b` is ignored; the spec's `exp_bits` must be its length).
+    /// and `b` is ignored; the spec's operation must be an exponentiation
+    /// by exponents of its length).
     pub e: Option<Big>,
 }
 
@@ -150,11 +190,27 @@ pub struct Vectors {
 /// split into a random pair (A1, A2). `progress` is told after every case.
 pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError> {
     check_bits(spec.bits)?;
+    if spec.op == Operation::Crt {
+        crate::crt_support(spec.arch, false)?;
+        if spec.bits < 32 {
+            return Err(HwError::Modulus(format!(
+                "{} bits: a CRT key needs at least 32",
+                spec.bits
+            )));
+        }
+    }
     let mut rng = Seeded::new(spec.seed);
     let mut cases = Vec::with_capacity(spec.count);
     for i in 0..spec.count {
+        if spec.op == Operation::Crt {
+            let key = rng.crt_key(spec.bits);
+            let c = rng.below(&key.n);
+            cases.push(crt_case(spec, key, c)?);
+            progress(i + 1);
+            continue;
+        }
         let n = rng.odd_modulus(spec.bits);
-        if let Some(bits) = spec.exp_bits {
+        if let Some(bits) = spec.op.exp_bits() {
             let base = rng.below(&n);
             let e = rng.bits(bits.saturating_sub(1)).add(&Big::pow2(bits.max(1) - 1));
             cases.push(exp_case(spec, n, base, e)?);
@@ -202,6 +258,28 @@ pub fn from_cases(spec: Spec, given: &[Given]) -> Result<Vectors, HwError> {
     finish(spec, cases)
 }
 
+/// One CRT decryption of `c` with `key` as the paper runs it.
+fn crt_case(spec: Spec, key: CrtKey, c: Big) -> Result<Case, HwError> {
+    let run = crt_decrypt(spec.arch, &key, &c, spec.radix, false)?;
+    Ok(Case {
+        constants: build(spec.arch, &key.n, spec.radix)?.constants(),
+        n: key.n.clone(),
+        a: c,
+        b: Big::zero(),
+        result: run.value,
+        cycles: run.cycles,
+        trace: Vec::new(),
+        clocks: Vec::new(),
+        parts: None,
+        exp: None,
+        crt: Some(CrtCase {
+            key,
+            loaded: run.loaded,
+            phases: run.phases,
+        }),
+    })
+}
+
 /// One exponentiation `base^e mod n` by the circuit's own exponentiator.
 fn exp_case(spec: Spec, n: Big, base: Big, e: Big) -> Result<Case, HwError> {
     let circuit = build(spec.arch, &n, spec.radix)?;
@@ -220,6 +298,7 @@ fn exp_case(spec: Spec, n: Big, base: Big, e: Big) -> Result<Case, HwError> {
             e,
             products: run.products,
         }),
+        crt: None,
     })
 }
 
@@ -290,6 +369,7 @@ fn run_case(spec: Spec, g: &Given) -> Result<Case, HwError> {
         clocks,
         parts,
         exp: None,
+        crt: None,
     })
 }
 
@@ -364,9 +444,12 @@ impl Vectors {
             self.cases.len(),
             if self.cases.len() == 1 { "" } else { "s" },
             self.spec.seed,
-            match self.spec.exp_bits {
-                Some(b) => format!("result = a^e mod n (fully reduced), e of {b} bits, by the paper's exponentiator"),
-                None => format!("result = a*b*2^-{} mod n (as the circuit leaves it)", self.r_log2),
+            match self.spec.op {
+                Operation::Exponentiation(b) =>
+                    format!("result = a^e mod n (fully reduced), e of {b} bits, by the paper's exponentiator"),
+                Operation::Crt =>
+                    "result = c^d mod n (fully reduced), an RSA CRT decryption as the paper runs it".into(),
+                Operation::Product => format!("result = a*b*2^-{} mod n (as the circuit leaves it)", self.r_log2),
             }
         )
     }
@@ -379,7 +462,9 @@ impl Vectors {
     /// A case's single words in file order, with their widths: n, R^2 mod
     /// n, then for a product a, b, the carry-save words where there are any
     /// and the result, for an exponentiation the base a, the exponent e, the
-    /// result and the product count; then the constants as `const_<name>`.
+    /// result and the product count, for a CRT decryption the cipher text
+    /// c, p, q, d, the result and what the host loads as `crt_<name>`; then
+    /// the constants as `const_<name>`.
     fn words(&self, c: &Case) -> Vec<(String, usize, Big)> {
         let (bits, op) = (self.spec.bits, self.operand_bits);
         let mut out = vec![
@@ -387,9 +472,18 @@ impl Vectors {
             ("r2".to_owned(), bits, self.r2(&c.n)),
         ];
         let mut push = |name: &str, width: usize, v: &Big| out.push((name.to_owned(), width, v.clone()));
-        if let Some(x) = &c.exp {
+        if let Some(x) = &c.crt {
+            push("c", bits, &c.a);
+            push("p", x.key.p.bits(), &x.key.p);
+            push("q", x.key.q.bits(), &x.key.q);
+            push("d", bits, &x.key.d);
+            push("result", bits, &c.result);
+            for r in &x.loaded {
+                push(&format!("crt_{}", r.name), r.bits, &r.value);
+            }
+        } else if let Some(x) = &c.exp {
             push("a", bits, &c.a);
-            push("e", self.spec.exp_bits.unwrap_or_else(|| x.e.bits()), &x.e);
+            push("e", self.spec.op.exp_bits().unwrap_or_else(|| x.e.bits()), &x.e);
             push("result", bits, &c.result);
             push("products", 64, &Big::from_u64(x.products));
         } else {
@@ -424,6 +518,9 @@ impl Vectors {
                 out += &format!("{name} = 0x{}\n", v.to_hex());
             }
             out += &format!("cycles = {}\n", c.cycles);
+            for (name, cycles) in c.crt.iter().flat_map(|x| &x.phases) {
+                out += &format!("phase {name}: {cycles} cycles\n");
+            }
             for s in &c.trace {
                 out += &format!("step {}: {}\n", s.iteration, regs_text(s));
             }
@@ -457,6 +554,14 @@ impl Vectors {
                     v.insert(name, json!(format!("0x{}", w.to_hex())));
                 }
                 v.insert("cycles".into(), json!(c.cycles));
+                if let Some(x) = &c.crt {
+                    let phases: Vec<Value> = x
+                        .phases
+                        .iter()
+                        .map(|(name, cycles)| json!({"phase": name, "cycles": cycles}))
+                        .collect();
+                    v.insert("phases".into(), json!(phases));
+                }
                 v.insert("trace".into(), json!(steps(&c.trace, "iteration")));
                 if !c.clocks.is_empty() {
                     v.insert("clocks".into(), json!(steps(&c.clocks, "cycle")));
@@ -486,7 +591,10 @@ impl Vectors {
 
     /// What `a.mem`, `b.mem` and `result.mem` hold, for the manifest.
     fn operand_form(&self) -> &'static str {
-        if self.spec.exp_bits.is_some() {
+        if self.spec.op == Operation::Crt {
+            return "RSA CRT decryptions: c.mem is the cipher text (below n), p.mem, q.mem and d.mem the key (e = 65537), result.mem c^d mod n fully reduced, crt_*.mem what the host loads (the manifest's crt_loaded), phase_*.mem each phase's clock cycles (the manifest's phases) and cycles.mem their sum";
+        }
+        if self.spec.op.exp_bits().is_some() {
             return "exponentiations: a.mem is the base (below n), e.mem the exponent (its top bit set), result.mem a^e mod n fully reduced, products.mem the Montgomery products the paper's exponentiator ran, cycles.mem their clock cycles";
         }
         match self.spec.arch.paper() {
@@ -526,7 +634,7 @@ impl Vectors {
             }
         }
         // The datapath's digit layout of the operands and results: each
-        // word of n, a, b and result as digits_per_case digits of
+        // word of n, a, b, c, p, q and result (those the case has) as digits_per_case digits of
         // digit_bits bits, least significant first (not for the bit-serial
         // carry-save forms, whose registers take whole words).
         let per_case = self.digits_per_case();
@@ -538,7 +646,7 @@ impl Vectors {
                 .words(first)
                 .into_iter()
                 .enumerate()
-                .filter(|(_, (name, _, _))| ["n", "a", "b", "result"].contains(&name.as_str()))
+                .filter(|(_, (name, _, _))| ["n", "a", "b", "c", "p", "q", "result"].contains(&name.as_str()))
                 .map(|(k, (name, _, _))| (k, name))
                 .collect();
             for (k, name) in layout {
@@ -559,6 +667,38 @@ impl Vectors {
             cycles_bits,
             self.cases.iter().map(|c| Big::from_u64(c.cycles)).collect(),
         ));
+        // A CRT decryption's phases, one memory each (phase_1 .. phase_P),
+        // as wide as cycles.mem; the manifest names them.
+        let phase_names: Vec<&'static str> = self
+            .cases
+            .first()
+            .and_then(|c| c.crt.as_ref())
+            .map(|x| x.phases.iter().map(|(name, _)| *name).collect())
+            .unwrap_or_default();
+        for k in 0..phase_names.len() {
+            let words = self
+                .cases
+                .iter()
+                .map(|c| Big::from_u64(c.crt.as_ref().map_or(0, |x| x.phases[k].1)))
+                .collect();
+            mems.push((format!("phase_{}", k + 1), None, cycles_bits, words));
+        }
+        let phases: Vec<Value> = phase_names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| json!({"file": format!("phase_{}.mem", k + 1), "phase": name}))
+            .collect();
+        let crt_loaded: Vec<Value> = self
+            .cases
+            .first()
+            .and_then(|c| c.crt.as_ref())
+            .map(|x| {
+                x.loaded
+                    .iter()
+                    .map(|r| json!({"name": r.name, "file": format!("crt_{}.mem", r.name), "width": r.bits}))
+                    .collect()
+            })
+            .unwrap_or_default();
         let per_register = |prefix: &str, widths: Vec<(&'static str, usize)>, of: fn(&Case) -> &[Step]| {
             widths
                 .into_iter()
@@ -626,12 +766,18 @@ impl Vectors {
             "digit_bits": self.digit_bits,
             "size_parameter": self.digits,
             "r_log2": self.r_log2,
-            "operation": if self.spec.exp_bits.is_some() { "exponentiation" } else { "product" },
-            "exponent_bits": self.spec.exp_bits,
+            "operation": match self.spec.op {
+                Operation::Product => "product",
+                Operation::Exponentiation(_) => "exponentiation",
+                Operation::Crt => "crt",
+            },
+            "exponent_bits": self.spec.op.exp_bits(),
+            "phases": phases,
+            "crt_loaded": crt_loaded,
             "steps_per_case": steps,
             "clocks_per_case": clocks,
             "digits_per_case": self.digits_per_case(),
-            "words": "one per line, hexadecimal, most significant digit first (big-endian), zero-padded to the width; case i is word i of every per-case memory (n, r2, a, b, result, cycles, the carry-save words and const_*), words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace_* memory (one per iteration, in order) and words i·clocks_per_case to (i + 1)·clocks_per_case - 1 of a clock_* memory (one per clock; clock_cycle.mem gives the cycle, from 1, counted from the clock edge after start), and words i·digits_per_case to (i + 1)·digits_per_case - 1 of a *_digits memory (the same number in the datapath's digit_bits-bit digits, least significant digit first: the circuit's RAM layout)",
+            "words": "one per line, hexadecimal, most significant digit first (big-endian), zero-padded to the width; case i is word i of every per-case memory (n, r2, a, b, result, cycles, the carry-save words, const_*, and for a CRT decryption c, p, q, d, crt_* and phase_*), words i·steps_per_case to (i + 1)·steps_per_case - 1 of a trace_* memory (one per iteration, in order) and words i·clocks_per_case to (i + 1)·clocks_per_case - 1 of a clock_* memory (one per clock; clock_cycle.mem gives the cycle, from 1, counted from the clock edge after start), and words i·digits_per_case to (i + 1)·digits_per_case - 1 of a *_digits memory (the same number in the datapath's digit_bits-bit digits, least significant digit first: the circuit's RAM layout)",
             "r2": format!("R^2 mod n with R = 2^{} (a·(R^2 mod n) enters the circuit's Montgomery form)", self.r_log2),
             "operands": self.operand_form(),
             "constants": constants,
@@ -649,13 +795,13 @@ impl Vectors {
         });
         files.push(File {
             name: "vectors.vh".into(),
-            contents: self.verilog_header(steps, clocks, cycles_bits),
+            contents: self.verilog_header(steps, clocks, cycles_bits, phase_names.len()),
         });
         files
     }
 
     /// Digits of `digit_bits` bits that hold every operand and result word
-    /// (n, a, b, result): the depth per case of the `*_digits.mem`
+    /// (n, a, b, c, p, q, result): the depth per case of the `*_digits.mem`
     /// memories; 0 for the bit-serial carry-save forms (1- and 2-bit
     /// digits), which have none.
     fn digits_per_case(&self) -> usize {
@@ -668,7 +814,7 @@ impl Vectors {
 
     /// `vectors.vh`: the memories' shapes as Verilog `localparam`s, for a
     /// testbench to `` `include `` inside its module.
-    fn verilog_header(&self, steps: usize, clocks: usize, cycles_bits: usize) -> String {
+    fn verilog_header(&self, steps: usize, clocks: usize, cycles_bits: usize, phases: usize) -> String {
         let params = [
             ("BITS", self.spec.bits, "bits of n"),
             ("COUNT", self.cases.len(), "cases"),
@@ -681,9 +827,10 @@ impl Vectors {
             ("CLOCKS", clocks, "clock_* words per case (0: no clock trace)"),
             (
                 "EXP_BITS",
-                self.spec.exp_bits.unwrap_or(0),
+                self.spec.op.exp_bits().unwrap_or(0),
                 "bits of e.mem (0: products, not exponentiations)",
             ),
+            ("PHASES", phases, "phase_*.mem memories (0: not a CRT decryption)"),
             (
                 "DIGITS_PER_CASE",
                 self.digits_per_case(),

@@ -2,7 +2,7 @@
 //! after the other or at once.
 
 use super::{BlumPaar, DEFAULT_RADIX};
-use crate::{Big, Circuit, CrtKey, CrtRun, ExpRun, HwError};
+use crate::{Big, Circuit, CrtKey, CrtRun, HwError, Reg};
 
 /// Cycles of the two CRT halves together (§5.2): one array after the other,
 /// or two arrays at once.
@@ -22,6 +22,8 @@ pub(super) fn crt_total(parallel: bool, p_cycles: u64, q_cycles: u64) -> u64 {
 /// ([`Circuit::exponentiate`] each, `n_p + 2` slots for the `n_p`-bit
 /// `d mod (p−1)`); `cycles` is their sum (`parallel = false`) or maximum
 /// (`parallel = true`). Reductions and recombination are host work, uncounted.
+/// `loaded`: the exponents `dp`, `dq`, the reduced cipher texts `cp = c mod p`,
+/// `cq = c mod q`, and `qinv = q^(−1) mod p` of the host's recombination.
 pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
     let k = radix.unwrap_or(DEFAULT_RADIX);
     let (array_p, array_q) = (BlumPaar::new(&key.p, k)?, BlumPaar::new(&key.q, k)?);
@@ -39,12 +41,10 @@ pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) ->
         .inv_mod(&key.p)
         .ok_or_else(|| HwError::Modulus("CRT key: p and q are not coprime".into()))?;
     let one = Big::one();
-    let half = |array: &BlumPaar, prime: &Big| -> Result<ExpRun, HwError> {
-        let reduce = |x: &Big, m: &Big| x.rem(m).unwrap_or_else(Big::zero);
-        let exp = reduce(&key.d, &prime.checked_sub(&one).unwrap_or_else(Big::zero));
-        array.exponentiate(&reduce(c, prime), &exp)
-    };
-    let (run_p, run_q) = (half(&array_p, &key.p)?, half(&array_q, &key.q)?);
+    let reduce = |x: &Big, m: &Big| x.rem(m).unwrap_or_else(Big::zero);
+    let [dp, dq] = [&key.p, &key.q].map(|prime| reduce(&key.d, &prime.checked_sub(&one).unwrap_or_else(Big::zero)));
+    let (cp, cq) = (reduce(c, &key.p), reduce(c, &key.q));
+    let (run_p, run_q) = (array_p.exponentiate(&cp, &dp)?, array_q.exponentiate(&cq, &dq)?);
     // Garner: m = m_q + q·((m_p − m_q)·q^(-1) mod p).
     let diff = run_p
         .value
@@ -62,5 +62,19 @@ pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) ->
             ("c^(d mod (p-1)) mod p", run_p.cycles),
             ("c^(d mod (q-1)) mod q", run_q.cycles),
         ],
+        loaded: [
+            ("dp", &key.p, dp),
+            ("dq", &key.q, dq),
+            ("cp", &key.p, cp),
+            ("cq", &key.q, cq),
+            ("qinv", &key.p, q_inv),
+        ]
+        .into_iter()
+        .map(|(name, prime, value)| Reg {
+            name,
+            bits: prime.bits(),
+            value,
+        })
+        .collect(),
     })
 }

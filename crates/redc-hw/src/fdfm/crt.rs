@@ -5,7 +5,7 @@ use super::datapath::Modulus;
 use super::exp::{Counter, Engine, Runner, Tally, alg2, all_ones};
 use super::processor::{check_modulus, check_radix, digits_for};
 use super::{DIGIT_BITS, NAME};
-use crate::{Big, CrtKey, CrtRun, HwError, HwOption};
+use crate::{Big, CrtKey, CrtRun, HwError, HwOption, Reg};
 
 /// Eq. 10's phases of one CRT decryption by counting, with `d1` digits for
 /// M and the cipher text, `d2` for p and q, and both exponents taken as
@@ -73,6 +73,9 @@ pub const NO_PARALLEL_CRT: &str = "the FDFM core runs the CRT halves one after t
 /// then Z_p, then 1" is three products modulo M; Eq. 10 has room for one,
 /// and the "× 1" would leave a factor 2^(−17·d2) in S_p.
 ///
+/// `loaded`, per half (p first): `dp = d mod (p−1)` (p−1 if that is 0),
+/// `kp = R_p^2 mod p`, `r2p = 2^(34·d2) mod p` and `zp = Z_p`.
+///
 /// Step 4 (`P = S_p + S_q`) is not on the core ("in our implementation, the
 /// first 3 steps are processed") and takes no core cycles: the host adds and
 /// subtracts M until the sum is below M (at most twice, as `S_p, S_q` may
@@ -121,10 +124,22 @@ pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) ->
         value = smaller;
     }
     phases.push(("step 4: P = Sp + Sq mod M (host, no core cycles)", 0));
+    let mut loaded = Vec::with_capacity(8);
+    for (prime, h, names) in [(p, &hp, ["dp", "kp", "r2p", "zp"]), (q, &hq, ["dq", "kq", "r2q", "zq"])] {
+        let values = [(prime, &h.exp), (prime, &h.k), (prime, &h.r2), (n, &h.z)];
+        for (name, (width, value)) in names.into_iter().zip(values) {
+            loaded.push(Reg {
+                name,
+                bits: width.bits(),
+                value: value.clone(),
+            });
+        }
+    }
     Ok(CrtRun {
         value,
         cycles: runner.tally.cycles,
         phases,
+        loaded,
     })
 }
 
