@@ -672,7 +672,7 @@ fn crt_vectors() {
 /// The RAM images: n, a, b and result in the datapath's digits (17-bit for
 /// FDFM, k-bit for Blum–Paar and Perin, w-bit for the dataflow SOS), least
 /// significant first, digits_per_case words per case, rejoin to the whole
-/// numbers; the bit-serial carry-save forms have none.
+/// numbers; the bit-serial forms (carry-save, radix-2 [8]) have none.
 #[test]
 fn digit_layout_memories_rejoin_to_the_numbers() {
     use num_bigint::BigUint;
@@ -686,7 +686,8 @@ fn digit_layout_memories_rejoin_to_the_numbers() {
         let manifest = json(&std::fs::read_to_string(out.join("manifest.json")).unwrap());
         let per_case = manifest["digits_per_case"].as_u64().unwrap() as usize;
         let w = manifest["digit_bits"].as_u64().unwrap() as usize;
-        if arch.starts_with("csa-") {
+        if w <= 2 {
+            // The bit-serial forms: carry-save, Blum–Paar's radix-2 [8].
             assert_eq!(per_case, 0, "{arch}");
             assert!(!out.join("a_digits.mem").exists(), "{arch}");
             continue;
@@ -744,7 +745,7 @@ fn every_constant_by_num_bigint() {
         let names: Vec<&str> = listed.iter().map(|(n, _)| n.as_str()).collect();
         match arch {
             "fdfm" => assert_eq!(names, ["minv"]),
-            "blum-paar" => {
+            "blum-paar" | "blum-paar-radix2" => {
                 assert_eq!(names, ["mprime", "mtilde", "prefactor"]);
                 let m = 80usize.div_ceil(k);
                 for (i, n) in ns.iter().enumerate() {

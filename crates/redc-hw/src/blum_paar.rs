@@ -99,12 +99,29 @@
 //! longer one counts). `c mod p`, `d mod (p−1)` and the recombination
 //! (Garner) are host work the paper does not count.
 //!
+//! # The radix-2 design of reference \[8\] (`blum-paar-radix2`)
+//!
+//! Tables 1–4 list, beside each radix-16 figure, the "fastest results"
+//! of the authors' earlier radix-2 design, their reference \[8\] (§5). 002
+//! gives \[8\]'s cost in one formula only: `2·19(m+4)` cycles for the 17-bit
+//! exponent F4 (§5.2), i.e. `n + 2` slots of `2(m+4)` cycles, m the bits of
+//! M. [`Design::Radix2`] models it as this array at k = 1 (Alg. 3.2 with
+//! `M~ = M`, as M' = 1 at k = 1, m + 3 iterations, `R = 2^(m+2)`) whose
+//! slot takes `2(m+4)` cycles: the 2(m+3) of the interleaved iterations
+//! and, as our reading (002 does not describe \[8\]'s array, and \[8\] is not
+//! among the papers here), two cycles to load B for the two products,
+//! where the radix-16 design fills its B-RAM. So the values are the
+//! radix-2 Alg. 3.2's, not checked against \[8\] itself; the cycles are
+//! §5.2's formula; the clock is Table 1's radix-2 row. The table rows it
+//! reproduces are in [`tables`].
+//!
 //! # Clock (Table 1)
 //!
-//! [`Circuit::clock_mhz`](crate::Circuit::clock_mhz) is `1000 / T` for Table 1's radix-16 period `T` of
+//! [`Circuit::clock_mhz`](crate::Circuit::clock_mhz) is `1000 / T` for Table 1's period `T` of
 //! the smallest design (160, 256, 512, 768, 1024 bits) that holds the
-//! modulus, the 1024-bit one beyond. Table 1 measures k = 4 only; other k
-//! report the same clock. Table 4's parallel CRT designs run at the clock of
+//! modulus, the 1024-bit one beyond: the radix-16 row for 002's design, the
+//! radix-2 row for \[8\]'s. Table 1 measures k = 4 only; other k report the
+//! same clock. Table 4's parallel CRT designs run at the clock of
 //! the full-size design (two half-size arrays take the full-size device:
 //! 0.79 ms and 3.10 ms need 20.7 ns and 21.9 ns), its serial ones at the
 //! half-size design's.
@@ -123,8 +140,8 @@ mod exp;
 mod ram;
 mod tables;
 
-pub use array::{BlumPaar, build};
-pub use crt::crt_decrypt;
+pub use array::{BlumPaar, Design, build, build_radix2};
+pub use crt::{crt_decrypt, crt_decrypt_radix2};
 pub use tables::tables;
 
 use crate::{Arch, CrtSupport, Paper};
@@ -136,6 +153,15 @@ pub static ARCH: Arch = Arch {
     paper: Paper::BlumPaar,
     build,
     crt: CrtSupport::SerialOrParallel(crt_decrypt),
+};
+
+/// The radix-2 design of the paper's reference \[8\] (see the module docs),
+/// with its CRT decryption on half-size arrays as in Table 4.
+pub static RADIX2: Arch = Arch {
+    name: "blum-paar-radix2",
+    paper: Paper::BlumPaar,
+    build: build_radix2,
+    crt: CrtSupport::SerialOrParallel(crt_decrypt_radix2),
 };
 
 /// The paper's digit width: k = 4, radix 16 (§4.1).
@@ -157,11 +183,21 @@ const TABLE1: [(usize, u32, f64); 5] = [
     (1024, 6633, 21.9),
 ];
 
-/// The Table 1 row of the smallest design that holds a `bits`-bit modulus
-/// (the 1024-bit row beyond 1024 bits).
-pub(super) fn table1_row(bits: usize) -> (usize, u32, f64) {
-    TABLE1
-        .into_iter()
-        .find(|&(size, _, _)| size >= bits)
-        .unwrap_or(TABLE1[4])
+/// Table 1, radix 2 (reference \[8\]): size, CLBs, clock period in ns.
+const TABLE1_RADIX2: [(usize, u32, f64); 5] = [
+    (160, 951, 17.3),
+    (256, 1307, 17.5),
+    (512, 2555, 17.7),
+    (768, 3745, 19.1),
+    (1024, 4865, 19.2),
+];
+
+/// The Table 1 row of `design` for the smallest size that holds a
+/// `bits`-bit modulus (the 1024-bit row beyond 1024 bits).
+pub(super) fn table1_row(design: Design, bits: usize) -> (usize, u32, f64) {
+    let rows = match design {
+        Design::HighRadix => TABLE1,
+        Design::Radix2 => TABLE1_RADIX2,
+    };
+    rows.into_iter().find(|&(size, _, _)| size >= bits).unwrap_or(rows[4])
 }

@@ -10,7 +10,7 @@
 //! | module | paper | architectures |
 //! |---|---|---|
 //! | [`fdfm`] | Ito, Nakano, Song, "The Parallel FDFM Processor Core Approach for CRT-based RSA Decryption", International Journal of Networking and Computing (001) | `fdfm` |
-//! | [`blum_paar`] | Blum, Paar, "High-radix Montgomery modular exponentiation on reconfigurable hardware", IEEE Trans. on Computers, 50(7), 2001 (002) | `blum-paar` |
+//! | [`blum_paar`] | Blum, Paar, "High-radix Montgomery modular exponentiation on reconfigurable hardware", IEEE Trans. on Computers, 50(7), 2001 (002) | `blum-paar`, `blum-paar-radix2` (its reference \[8\]) |
 //! | [`carry_save`] | Garg, Vig, "An Efficient Montgomery Multiplication Algorithm and RSA Cryptographic Processor" (003) | `csa-radix2`, `csa-radix4` |
 //! | [`perin`] | Perin, Mesquita, Martins, "Montgomery Modular Multiplication on Reconfigurable Hardware: Systolic versus Multiplexed Implementation", International Journal of Reconfigurable Computing, 2011 (004) | `perin-systolic`, `perin-multiplexed` |
 //! | [`dataflow`] | a dataflow-based implementation of RSA on the Maxeler platform (000) | `dataflow` |

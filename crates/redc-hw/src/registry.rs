@@ -16,6 +16,7 @@ impl Arch {
     pub const ALL: &'static [&'static Arch] = &[
         &crate::fdfm::ARCH,
         &crate::blum_paar::ARCH,
+        &crate::blum_paar::RADIX2,
         &crate::carry_save::RADIX2,
         &crate::carry_save::RADIX4,
         &crate::perin::SYSTOLIC,

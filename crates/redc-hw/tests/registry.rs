@@ -80,7 +80,9 @@ fn crt_refusals_name_the_option() {
     for &arch in Arch::ALL {
         for parallel in [false, true] {
             match crt_support(arch, parallel) {
-                Ok(()) => assert!(*arch == blum_paar::ARCH || (*arch == fdfm::ARCH && !parallel)),
+                Ok(()) => assert!(
+                    *arch == blum_paar::ARCH || *arch == blum_paar::RADIX2 || (*arch == fdfm::ARCH && !parallel)
+                ),
                 Err(
                     e @ HwError::Unsupported {
                         option: Some(HwOption::Parallel),
@@ -96,11 +98,11 @@ fn crt_refusals_name_the_option() {
                         ..
                     },
                 ) => {
-                    assert!(*arch != fdfm::ARCH && *arch != blum_paar::ARCH);
+                    assert!(*arch != fdfm::ARCH && *arch != blum_paar::ARCH && *arch != blum_paar::RADIX2);
                     assert_eq!(
                         e.to_string(),
                         format!(
-                            "crt: the {} paper models no CRT decryption (fdfm and blum-paar do)",
+                            "crt: the {} paper models no CRT decryption (fdfm, blum-paar and blum-paar-radix2 do)",
                             arch.name()
                         )
                     );

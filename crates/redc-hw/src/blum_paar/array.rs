@@ -5,7 +5,7 @@
 use redc::kernel::consts::neg_inv;
 
 use super::ram::Ram;
-use super::{ARCH, DEFAULT_RADIX, MAX_RADIX, table1_row};
+use super::{ARCH, DEFAULT_RADIX, MAX_RADIX, RADIX2, table1_row};
 use crate::{Arch, Big, Circuit, ExpRun, HwError, ProductRun, Reg, Step};
 
 /// `x` as `len` little-endian k-bit digits (higher bits dropped).
@@ -42,9 +42,23 @@ fn join(d: &[u32], k: u32) -> Big {
     Big::from_digits(words)
 }
 
+/// Which of the paper's designs the array is (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Design {
+    /// 002's radix-2^k array (§4; k = 4 in the paper): slots of
+    /// `2^k − 2 + 2(m+3)` cycles, Table 1's radix-16 clock.
+    HighRadix,
+    /// The radix-2 design of reference \[8\]: k = 1, slots of `2(m+4)`
+    /// cycles (§5.2), Table 1's radix-2 clock.
+    Radix2,
+}
+
 /// What one clock cycle of a slot does.
 #[derive(Debug, Clone, Copy)]
 enum Cycle {
+    /// \[8\]'s design loads B, once for each of the two products (our
+    /// reading of the two cycles beyond 2(m+3) in §5.2's 2(m+4)).
+    Load,
     /// The B/M~-adder writes B-RAM row `t` (`t·B`).
     Multiple(usize),
     /// Iteration `i` of Alg. 3.2 for the product in phase `phase` (0: the
@@ -55,6 +69,8 @@ enum Cycle {
 /// The Blum–Paar array loaded with one modulus.
 #[derive(Debug, Clone)]
 pub struct BlumPaar {
+    /// Which design.
+    design: Design,
     /// The user's modulus M.
     pub(super) n: Big,
     /// Digit width k (radix 2^k).
@@ -77,16 +93,35 @@ impl BlumPaar {
     /// Postconditions: `m = ceil(bits(n)/k)`, `M~ ≡ −1 (mod 2^k)`,
     /// `4M~ < 2^(k(m+2))`, M~-RAM rows `0 ..= 2^k−1` filled.
     pub fn new(n: &Big, k: u32) -> Result<Self, HwError> {
+        Self::of(Design::HighRadix, n, k)
+    }
+
+    /// Reference \[8\]'s radix-2 design for modulus `n` (k = 1; module
+    /// docs). Preconditions and postconditions as [`BlumPaar::new`].
+    pub fn radix2(n: &Big) -> Result<Self, HwError> {
+        Self::of(Design::Radix2, n, 1)
+    }
+
+    /// Which design this is.
+    pub fn design(&self) -> Design {
+        self.design
+    }
+
+    fn of(design: Design, n: &Big, k: u32) -> Result<Self, HwError> {
+        let name = match design {
+            Design::HighRadix => ARCH.name,
+            Design::Radix2 => RADIX2.name,
+        };
         if !(1..=MAX_RADIX).contains(&k) {
             return Err(HwError::Radix {
-                arch: ARCH.name,
+                arch: name,
                 radix: k,
                 allowed: "1 to 16 (k bits, radix 2^k)",
             });
         }
         if !n.is_odd() || n.is_one() {
             return Err(HwError::Modulus(format!(
-                "blum-paar needs an odd modulus M >= 3; got {}",
+                "{name} needs an odd modulus M >= 3; got {}",
                 if n.is_odd() { "M = 1" } else { "an even M" }
             )));
         }
@@ -100,6 +135,7 @@ impl BlumPaar {
             m_ram.fill(t);
         }
         Ok(Self {
+            design,
             n: n.clone(),
             k,
             m,
@@ -127,8 +163,9 @@ impl BlumPaar {
     /// The clock cycles of one slot, in order.
     fn schedule(&self) -> impl Iterator<Item = Cycle> {
         let units = self.units();
-        (2..1usize << self.k)
-            .map(Cycle::Multiple)
+        let loads = if self.design == Design::Radix2 { 2 } else { 0 };
+        std::iter::repeat_n(Cycle::Load, loads)
+            .chain((2..1usize << self.k).map(Cycle::Multiple))
             .chain((0..units).flat_map(|i| (0..2).map(move |phase| Cycle::Iteration { i, phase })))
     }
 
@@ -176,6 +213,7 @@ impl BlumPaar {
         for cycle in self.schedule() {
             cycles += 1;
             match cycle {
+                Cycle::Load => {}
                 Cycle::Multiple(t) => b_ram.fill(t),
                 Cycle::Iteration { i, phase } => {
                     if let (Some(s), Some(a)) = (s.get_mut(phase), a.get(phase)) {
@@ -226,7 +264,10 @@ impl BlumPaar {
 
 impl Circuit for BlumPaar {
     fn arch(&self) -> &'static Arch {
-        &ARCH
+        match self.design {
+            Design::HighRadix => &ARCH,
+            Design::Radix2 => &RADIX2,
+        }
     }
 
     fn modulus(&self) -> &Big {
@@ -266,7 +307,8 @@ impl Circuit for BlumPaar {
         })
     }
 
-    /// `2^k − 2 + 2(m+3)` cycles, counted over the slot's schedule.
+    /// `2^k − 2 + 2(m+3)` cycles (002's design) or `2(m+4)` (\[8\]'s),
+    /// counted over the slot's schedule.
     fn product_cycles(&self) -> u64 {
         self.schedule().count() as u64
     }
@@ -277,7 +319,6 @@ impl Circuit for BlumPaar {
         self.right_to_left(base, exp)
     }
 
-    /// Table 1 (radix 16): 1000 / T of the smallest design holding M.
     /// What the array is loaded with besides M (§3.2, Alg. 3.2): `mprime`
     /// = M' = −M⁻¹ mod 2^k (k bits), `mtilde` = M~ = (M' mod 2^k)·M (the
     /// modulus it reduces by) and `prefactor` = C = 2^(2k(m+2)) mod M.
@@ -302,8 +343,10 @@ impl Circuit for BlumPaar {
         ]
     }
 
+    /// Table 1: 1000 / T of the smallest design holding M (the radix-16
+    /// row, or the radix-2 row for \[8\]'s design).
     fn clock_mhz(&self) -> f64 {
-        1000.0 / table1_row(self.n.bits()).2
+        1000.0 / table1_row(self.design, self.n.bits()).2
     }
 }
 
@@ -311,4 +354,17 @@ impl Circuit for BlumPaar {
 /// 16). Errors as [`BlumPaar::new`].
 pub fn build(n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
     Ok(Box::new(BlumPaar::new(n, radix.unwrap_or(DEFAULT_RADIX))?))
+}
+
+/// Reference \[8\]'s radix-2 design for modulus `n`; `radix` must be `None`
+/// or 1 ([`HwError::Radix`] otherwise). Other errors as [`BlumPaar::new`].
+pub fn build_radix2(n: &Big, radix: Option<u32>) -> Result<Box<dyn Circuit>, HwError> {
+    if let Some(k) = radix.filter(|&k| k != 1) {
+        return Err(HwError::Radix {
+            arch: RADIX2.name,
+            radix: k,
+            allowed: "1 (radix 2)",
+        });
+    }
+    Ok(Box::new(BlumPaar::radix2(n)?))
 }

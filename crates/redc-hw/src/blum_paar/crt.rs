@@ -1,7 +1,7 @@
 //! 002 §5.2: RSA decryption with the CRT on two half-size arrays, one
 //! after the other or at once.
 
-use super::{BlumPaar, DEFAULT_RADIX};
+use super::{BlumPaar, DEFAULT_RADIX, RADIX2};
 use crate::{Big, Circuit, CrtKey, CrtRun, HwError, Reg};
 
 /// Cycles of the two CRT halves together (§5.2): one array after the other,
@@ -26,7 +26,24 @@ pub(super) fn crt_total(parallel: bool, p_cycles: u64, q_cycles: u64) -> u64 {
 /// `cq = c mod q`, and `qinv = q^(−1) mod p` of the host's recombination.
 pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
     let k = radix.unwrap_or(DEFAULT_RADIX);
-    let (array_p, array_q) = (BlumPaar::new(&key.p, k)?, BlumPaar::new(&key.q, k)?);
+    crt_on(&BlumPaar::new(&key.p, k)?, &BlumPaar::new(&key.q, k)?, key, c, parallel)
+}
+
+/// [`crt_decrypt`] on two arrays of reference \[8\]'s radix-2 design (Table
+/// 4's radix-2 rows); `radix` must be `None` or 1.
+pub fn crt_decrypt_radix2(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
+    if let Some(k) = radix.filter(|&k| k != 1) {
+        return Err(HwError::Radix {
+            arch: RADIX2.name,
+            radix: k,
+            allowed: "1 (radix 2)",
+        });
+    }
+    crt_on(&BlumPaar::radix2(&key.p)?, &BlumPaar::radix2(&key.q)?, key, c, parallel)
+}
+
+/// The CRT decryption on the half-size arrays for p and q.
+fn crt_on(array_p: &BlumPaar, array_q: &BlumPaar, key: &CrtKey, c: &Big, parallel: bool) -> Result<CrtRun, HwError> {
     if key.p.mul(&key.q) != key.n {
         return Err(HwError::Modulus("CRT key: n is not p·q".into()));
     }

@@ -1,15 +1,26 @@
-//! 002's Tables 2–4 (radix-16 rows) and the figures of §6–7, beside the
-//! model's counts at Table 1's clock periods.
+//! 002's Tables 2–4 (the radix-16 rows on 002's design, the radix-2 rows
+//! on its reference \[8\]'s) and the figures of §6–7, beside the model's
+//! counts at Table 1's clock periods.
 
 use super::crt::crt_total;
-use super::{BlumPaar, DEFAULT_RADIX, FILE, table1_row};
+use super::{BlumPaar, DEFAULT_RADIX, Design, FILE, table1_row};
 use crate::{Big, Circuit, Entry, Table};
 
-/// The k = 4 array for a `bits`-bit modulus (cycle counts and clock depend
-/// on the size only; `2^bits − 1` stands for any such modulus).
-fn array(bits: usize) -> BlumPaar {
+/// The array of `design` (k = 4 for 002's) for a `bits`-bit modulus (cycle
+/// counts and clock depend on the size only; `2^bits − 1` stands for any
+/// such modulus).
+fn array_of(design: Design, bits: usize) -> BlumPaar {
     let n = Big::pow2(bits).checked_sub(&Big::one()).unwrap_or_else(Big::zero);
-    BlumPaar::new(&n, DEFAULT_RADIX).unwrap_or_else(|e| unreachable!("2^{bits} - 1 is an odd modulus: {e}"))
+    match design {
+        Design::HighRadix => BlumPaar::new(&n, DEFAULT_RADIX),
+        Design::Radix2 => BlumPaar::radix2(&n),
+    }
+    .unwrap_or_else(|e| unreachable!("2^{bits} - 1 is an odd modulus: {e}"))
+}
+
+/// 002's k = 4 array for a `bits`-bit modulus.
+fn array(bits: usize) -> BlumPaar {
+    array_of(Design::HighRadix, bits)
 }
 
 /// Milliseconds for `cycles` at `clock_mhz`.
@@ -31,6 +42,29 @@ fn push_time(table: &mut Table, row: &str, cycles: u64, clock_mhz: f64, paper: f
         (paper - 0.005) * 1e6 / cycles as f64,
         (paper + 0.005) * 1e6 / cycles as f64,
     );
+    if hi <= period - 0.05 || lo >= period + 0.05 {
+        let printed = format!("{:.2}", entry.model_rounded());
+        let digits = |s: &str| {
+            let mut d: Vec<char> = s.chars().filter(char::is_ascii_digit).collect();
+            d.sort_unstable();
+            d
+        };
+        let swapped = if digits(&printed) == digits(&format!("{paper:.2}")) {
+            format!(", the model's {printed} with its digits in another order")
+        } else {
+            String::new()
+        };
+        let note = table.note(format!(
+            "inconsistent in the paper: {cycles} cycles × {period:.1} ns (Table 1) = {:.4} ms; the printed \
+             {paper:.2} needs a period in [{lo:.3}, {hi:.3}) ns, outside the [{:.2}, {:.2}) ns that Table 1's \
+             {period:.1} stands for, so it follows neither from Table 1 nor from the paper's cycle formula{swapped}",
+            entry.model,
+            period - 0.05,
+            period + 0.05,
+        ));
+        table.push_noted(entry, note);
+        return;
+    }
     let note = table.note(format!(
         "{cycles} cycles × {period:.1} ns (Table 1) = {:.4} ms, which rounds to {:.2}; the printed {paper:.2} \
          needs a period in [{lo:.3}, {hi:.3}) ns, which overlaps the [{:.2}, {:.2}) ns that Table 1's \
@@ -44,8 +78,8 @@ fn push_time(table: &mut Table, row: &str, cycles: u64, clock_mhz: f64, paper: f
 }
 
 /// Adds the CLB entry for `arrays` arrays of the `bits`-bit Table 1 design.
-fn push_clbs(table: &mut Table, row: &str, bits: usize, arrays: u32, paper: f64, note: usize) {
-    let clbs = f64::from(arrays * table1_row(bits).1);
+fn push_clbs(table: &mut Table, row: &str, a: &BlumPaar, arrays: u32, paper: f64, note: usize) {
+    let clbs = f64::from(arrays * table1_row(a.design(), a.n.bits()).1);
     table.push_noted(Entry::new(row, "C", "CLBs", Some(paper), 0, clbs), note);
 }
 
@@ -56,49 +90,85 @@ fn push_cycles(table: &mut Table, row: &str, cycles: u64, note: usize) {
 
 /// Note for the CLB columns.
 const CLB_NOTE: &str = "CLBs are not modelled: the figure is Table 1's for the design used (one array of that size; \
-     Table 4: one half-size array serially, two in parallel, 2×1818 = 3636 and 2×3413 = 6826), a consistency check \
+     Table 4: one half-size array serially, two in parallel, 2×1818 = 3636 and 2×3413 = 6826, radix 2: 2×1307 = 2614 and \
+     2×2555 = 5110), a consistency check \
      of the paper, not a model output";
 
-/// The paper's tables beside the model's figures: Tables 2, 3 and 4
-/// (radix-16 rows; the radix-2 rows belong to the earlier design, reference 8 of the paper) and
-/// the figures of §6–7. Times are the model's cycle counts at Table 1's
-/// clock periods.
+/// The row name of a size on `a`'s design ("512 bit", "512 bit, radix 2 \[8\]").
+fn row_name(a: &BlumPaar, what: &str) -> String {
+    match a.design() {
+        Design::HighRadix => format!("{} bit{what}", a.n.bits()),
+        Design::Radix2 => format!("{} bit{what}, radix 2 [8]", a.n.bits()),
+    }
+}
+
+/// The paper's tables beside the model's figures: Tables 2, 3 and 4 (the
+/// radix-16 rows on 002's design, the radix-2 rows on its reference \[8\]'s,
+/// [`Design::Radix2`]) and the figures of §6–7. Times are the model's
+/// cycle counts at Table 1's clock periods.
 pub fn tables() -> Vec<Table> {
     let (a256, a485, a512, a768, a970, a1024) =
         (array(256), array(485), array(512), array(768), array(970), array(1024));
+    let r2 = |bits| array_of(Design::Radix2, bits);
+    let (r256, r512, r768, r1024) = (r2(256), r2(512), r2(768), r2(1024));
     let exp_full = |a: &BlumPaar| a.exponentiation_cycles(a.n.bits());
     let f4_bits = 17;
 
     let mut t2 = Table::new(
         format!("{FILE} Table 2"),
-        "Full modular exponentiation, radix 16 (n-bit exponent)",
+        "Full modular exponentiation, radix 16 and radix 2 [8] (n-bit exponent)",
     );
     let clb = t2.note(CLB_NOTE);
     let cyc = t2.note(
         "the paper prints the formula 2(n+2)(m+10) (§5.1), no figure: the model counts n + 2 slots of \
          2^k − 2 + 2(m+3) = 2m + 20 cycles, m = n/4",
     );
-    for (a, clbs, time) in [(&a512, 3413.0, 2.93), (&a768, 5071.0, 6.25), (&a1024, 6633.0, 11.95)] {
-        let row = format!("{} bit", a.n.bits());
-        push_clbs(&mut t2, &row, a.n.bits(), 1, clbs, clb);
+    let cyc2 = t2.note(
+        "the paper gives [8]'s cost only as 2·19(m+4) for F4 (§5.2): the model counts n + 2 slots of 2(m+4) \
+         cycles, m = n, i.e. 2(n+2)(m+4)",
+    );
+    let rows2 = [
+        (&a512, 3413.0, 2.93, cyc),
+        (&a768, 5071.0, 6.25, cyc),
+        (&a1024, 6633.0, 11.95, cyc),
+        (&r512, 2555.0, 9.38, cyc2),
+        (&r768, 3745.0, 22.71, cyc2),
+        (&r1024, 4865.0, 40.05, cyc2),
+    ];
+    for (a, clbs, time, cyc) in rows2 {
+        let row = row_name(a, "");
+        push_clbs(&mut t2, &row, a, 1, clbs, clb);
         push_time(&mut t2, &row, exp_full(a), a.clock_mhz(), time);
         push_cycles(&mut t2, &row, exp_full(a), cyc);
     }
 
-    let mut t3 = Table::new(format!("{FILE} Table 3"), "RSA encryption with F4 = 2^16 + 1, radix 16");
+    let mut t3 = Table::new(
+        format!("{FILE} Table 3"),
+        "RSA encryption with F4 = 2^16 + 1, radix 16 and radix 2 [8]",
+    );
     let clb = t3.note(CLB_NOTE);
     let cyc = t3.note(
         "the paper prints the formula 2·19(m+10) (§5.2), no figure: the model counts 17 + 2 slots of 2m + 20 \
          cycles for the 17-bit exponent F4",
     );
-    for (a, clbs, time) in [(&a512, 3413.0, 0.11), (&a1024, 6633.0, 0.22)] {
-        let row = format!("{} bit", a.n.bits());
-        push_clbs(&mut t3, &row, a.n.bits(), 1, clbs, clb);
+    let cyc2 = t3.note("[8]: the paper prints the formula 2·19(m+4) (§5.2): 17 + 2 slots of 2(m+4) cycles, m = n");
+    let rows3 = [
+        (&a512, 3413.0, 0.11, cyc),
+        (&a1024, 6633.0, 0.22, cyc),
+        (&r512, 2555.0, 0.35, cyc2),
+        (&r1024, 4865.0, 0.75, cyc2),
+    ];
+    for (a, clbs, time, cyc) in rows3 {
+        let row = row_name(a, "");
+        push_clbs(&mut t3, &row, a, 1, clbs, clb);
         push_time(&mut t3, &row, a.exponentiation_cycles(f4_bits), a.clock_mhz(), time);
         push_cycles(&mut t3, &row, a.exponentiation_cycles(f4_bits), cyc);
     }
 
-    let mut t4 = Table::new(format!("{FILE} Table 4"), "RSA decryption with the CRT, radix 16");
+    let mut t4 = Table::new(
+        format!("{FILE} Table 4"),
+        "RSA decryption with the CRT, radix 16 and radix 2 [8]",
+    );
     let clb = t4.note(CLB_NOTE);
     let cyc = t4.note(
         "the paper prints no cycle figure: the model's two half-size exponentiations with full-length \
@@ -113,18 +183,16 @@ pub fn tables() -> Vec<Table> {
     let crt_rows = [
         (&a256, &a512, 1818.0, 1.62, 3636.0, 0.79),
         (&a512, &a1024, 3413.0, 5.87, 6826.0, 3.10),
+        (&r256, &r512, 1307.0, 4.69, 2614.0, 2.37),
+        (&r512, &r1024, 2555.0, 18.78, 5110.0, 10.18),
     ];
     for (half, full, c_serial, t_serial, c_parallel, t_parallel) in crt_rows {
         let h = exp_full(half);
         for (parallel, clbs, time) in [(false, c_serial, t_serial), (true, c_parallel, t_parallel)] {
-            let row = format!(
-                "{} bit, 2×{} {}",
-                full.n.bits(),
-                half.n.bits(),
-                if parallel { "parallel" } else { "serial" }
-            );
+            let mode = format!(", 2×{} {}", half.n.bits(), if parallel { "parallel" } else { "serial" });
+            let row = row_name(full, &mode);
             let clock_mhz = if parallel { full.clock_mhz() } else { half.clock_mhz() };
-            push_clbs(&mut t4, &row, half.n.bits(), 1 + u32::from(parallel), clbs, clb);
+            push_clbs(&mut t4, &row, half, 1 + u32::from(parallel), clbs, clb);
             push_time(&mut t4, &row, crt_total(parallel, h, h), clock_mhz, time);
             let last = t4.entries.len() - 1;
             t4.entries[last].note.get_or_insert(clock);
