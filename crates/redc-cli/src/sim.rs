@@ -482,9 +482,16 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|")
 }
 
-/// One table as Markdown, notes below.
+/// One table as Markdown, notes below; a list with no entries
+/// ([`Table::is_list`]) as its notes, one item a line.
 pub(crate) fn render(t: &Table) -> String {
     let mut out = format!("{}: {}\n\n", t.source, t.title);
+    if t.is_list() {
+        for n in &t.notes {
+            out += &format!("- {n}\n");
+        }
+        return out;
+    }
     out += "| row | quantity | unit | paper | model | difference | note |\n|---|---|---|---:|---:|---:|---|\n";
     for e in &t.entries {
         let paper = e.paper.map_or("—".to_owned(), |p| fixed(p, e.decimals));

@@ -142,7 +142,7 @@ mod tables;
 
 pub use array::{BlumPaar, Design, build, build_radix2};
 pub use crt::{crt_decrypt, crt_decrypt_radix2};
-pub use tables::tables;
+pub use tables::{UNMODELLED, tables};
 
 use crate::{Arch, CrtSupport, Paper};
 

@@ -96,7 +96,7 @@ mod tables;
 
 pub use delay::GateDelay;
 pub use multiplier::{CarrySave, Pair, PairRun, build};
-pub use tables::tables;
+pub use tables::{UNMODELLED, tables};
 
 use crate::{Arch, CrtSupport, Paper};
 

@@ -65,7 +65,7 @@ mod tables;
 pub use cycles::{Cycles, exponentiation_cycles, monpro_cycles, run_cycles, step1_cycles};
 pub use model::{BatchRun, Dataflow, build};
 pub use params::{Offload, Params};
-pub use tables::{amdahl_gain, tables};
+pub use tables::{UNMODELLED, amdahl_gain, tables};
 
 use crate::{Arch, CrtSupport, Paper};
 

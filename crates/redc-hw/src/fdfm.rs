@@ -87,7 +87,7 @@ pub use crt::{NO_PARALLEL_CRT, crt_decrypt, crt_worst_case};
 pub use datapath::{MmCounts, mm_counts};
 pub use exp::exp_worst_case;
 pub use processor::{build, build_with_digits, digits_for};
-pub use tables::tables;
+pub use tables::{UNMODELLED, tables};
 pub use throughput::{decryption_throughput_kbps, throughput_kbps, time_ms};
 
 use crate::{Arch, CrtSupport, Paper};

@@ -43,7 +43,7 @@ pub use circuit::{
 };
 pub use citation::Citation;
 pub use registry::{build, crt_decrypt, crt_support};
-pub use table::{Entry, Table};
+pub use table::{Entry, Table, Unmodelled};
 
 /// The integers every model exchanges: redc's natural numbers in 64-bit
 /// digits. Models work internally in their own digit width.

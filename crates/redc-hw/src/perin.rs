@@ -125,7 +125,7 @@ mod tables;
 
 pub use exp::{ExpCycles, Method};
 pub use multiplier::{Perin, build};
-pub use tables::tables;
+pub use tables::{UNMODELLED, tables};
 
 use crate::{Arch, Big, CrtSupport, HwError, Paper};
 

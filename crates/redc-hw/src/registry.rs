@@ -9,7 +9,9 @@
 //! function, [`CrtSupport`]), its `pub mod` line in `lib.rs`, and one line in
 //! [`Arch::ALL`].
 
-use crate::{Arch, Big, Circuit, Citation, CrtDecrypt, CrtKey, CrtRun, CrtSupport, HwError, HwOption, Paper, Table};
+use crate::{
+    Arch, Big, Circuit, Citation, CrtDecrypt, CrtKey, CrtRun, CrtSupport, HwError, HwOption, Paper, Table, Unmodelled,
+};
 
 impl Arch {
     /// Every architecture, in paper order: one line each.
@@ -64,20 +66,45 @@ impl Paper {
         self.describe().1
     }
 
-    /// The paper's tables beside the models' figures.
+    /// The paper's tables beside the models' figures, then the list of the
+    /// cells the model does not derive ([`Table::unmodelled`]).
     pub fn tables(self) -> Vec<Table> {
-        (self.describe().2)()
+        let (_, citation, tables, unmodelled) = self.describe();
+        let mut all = tables();
+        all.push(Table::unmodelled(citation.file, unmodelled));
+        all
     }
 
-    /// CLI name, citation (with the file) and tables of each paper.
-    fn describe(self) -> (&'static str, &'static Citation, fn() -> Vec<Table>) {
+    /// CLI name, citation (with the file), tables and unmodelled cells of
+    /// each paper.
+    fn describe(self) -> (&'static str, &'static Citation, fn() -> Vec<Table>, &'static Unmodelled) {
         use crate::citation;
         match self {
-            Paper::Fdfm => ("fdfm", &citation::FDFM, crate::fdfm::tables),
-            Paper::BlumPaar => ("blum-paar", &citation::BLUM_PAAR, crate::blum_paar::tables),
-            Paper::CarrySave => ("carry-save", &citation::CARRY_SAVE, crate::carry_save::tables),
-            Paper::Perin => ("perin", &citation::PERIN, crate::perin::tables),
-            Paper::Dataflow => ("dataflow", &citation::DATAFLOW, crate::dataflow::tables),
+            Paper::Fdfm => ("fdfm", &citation::FDFM, crate::fdfm::tables, crate::fdfm::UNMODELLED),
+            Paper::BlumPaar => (
+                "blum-paar",
+                &citation::BLUM_PAAR,
+                crate::blum_paar::tables,
+                crate::blum_paar::UNMODELLED,
+            ),
+            Paper::CarrySave => (
+                "carry-save",
+                &citation::CARRY_SAVE,
+                crate::carry_save::tables,
+                crate::carry_save::UNMODELLED,
+            ),
+            Paper::Perin => (
+                "perin",
+                &citation::PERIN,
+                crate::perin::tables,
+                crate::perin::UNMODELLED,
+            ),
+            Paper::Dataflow => (
+                "dataflow",
+                &citation::DATAFLOW,
+                crate::dataflow::tables,
+                crate::dataflow::UNMODELLED,
+            ),
         }
     }
 }

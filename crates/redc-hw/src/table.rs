@@ -2,6 +2,10 @@
 //! paper's number (as printed), the model's, and a note wherever the two
 //! differ.
 
+/// A paper's cells its model does not derive, as `(cells, why)` pairs
+/// ([`Table::unmodelled`]).
+pub type Unmodelled = [(&'static str, &'static str)];
+
 /// One table of one paper, reproduced.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
@@ -117,6 +121,26 @@ impl Table {
                 !(e.matches() || explained)
             })
             .collect()
+    }
+
+    /// The list of a paper's table cells (and tables) that the model does
+    /// not derive: synthesis results it takes as inputs or only checks for
+    /// consistency, other works' figures it quotes, measurements it is
+    /// fitted to. A table with no entries; each `(cells, why)` is a note.
+    pub fn unmodelled(file: &str, items: &Unmodelled) -> Self {
+        let mut t = Table::new(
+            format!("{file} cells not modelled"),
+            "Cells the model takes as given, quotes, or is fitted to, rather than derives",
+        );
+        for (cells, why) in items {
+            t.note(format!("{cells}: {why}"));
+        }
+        t
+    }
+
+    /// Whether this is an [`unmodelled`](Table::unmodelled) list.
+    pub fn is_list(&self) -> bool {
+        self.entries.is_empty()
     }
 }
 

@@ -673,6 +673,18 @@ fn abstract_percentages() {
     for (new, old) in [(28891.0, 22075.0), (13676.0, 11196.0)] {
         assert!((pct(new, old) - 22.4).abs() > 0.2);
     }
+    // `redc sim --table carry-save` reports them: the throughput gains
+    // against the model's cycles (Alg. II's 513 against Alg. I's 1026 at
+    // the paper's clocks), the areas as recomputed, 22.4 % noted as failing.
+    let t = table("abstract");
+    assert!(t.unexplained().is_empty());
+    let row = "abstract (1024 bits)";
+    let gain = entry(&t, row, "multiplier throughput gain (model)");
+    assert!((gain.model - pct(161.645 / 513.0, 111.32 / 1026.0)).abs() < 1e-9);
+    assert!(entry(&t, row, "multiplier area reduction (Table I)").matches());
+    let area = entry(&t, row, "RSA processor area increase (Table II)");
+    assert_eq!((area.paper, area.model_rounded()), (Some(22.4), 30.9));
+    assert!(t.notes[area.note.unwrap() - 1].starts_with("does not hold"));
 }
 
 #[test]

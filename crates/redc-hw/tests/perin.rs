@@ -364,6 +364,25 @@ fn table2_systolic_row_contradicts_itself() {
     assert_eq!((393_216.0_f64 / 90_000.0 * 100.0).round() / 100.0, 4.37);
 }
 
+/// 004 abstract: "the second approach saves up to 28% of logical
+/// resources"; Table 1's own slice pairs (same device, n, k) save 26.6 % to
+/// 40.5 %, never 28 %, and the claims table says so.
+#[test]
+fn abstract_saving_of_28_percent_is_not_table_1s() {
+    let t = table("abstract, §5");
+    assert!(t.unexplained().is_empty());
+    let e = entry(&t, "abstract", "logic saved, multiplexed (up to)");
+    assert_eq!(e.paper, Some(28.0));
+    assert!(
+        (e.model - (1.0 - 2499.0 / 4199.0) * 100.0).abs() < 1e-9,
+        "Virtex-4 n=512 k=32"
+    );
+    let note = &t.notes[e.note.unwrap() - 1];
+    assert!(note.contains("26.6 %") && note.contains("never 28 %"), "{note}");
+    let ratio = entry(&t, "§5, n = 1024, k = 16", "cycles per product, multiplexed / systolic");
+    assert_eq!(ratio.model, 8.0 / 6.0);
+}
+
 #[test]
 fn multiplexed_is_slower_per_product_at_equal_radix() {
     // 004_b65c74827168229f.txt §5 calls the multiplexed array faster in cycles per multiplication;

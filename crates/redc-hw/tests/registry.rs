@@ -44,9 +44,14 @@ fn papers_come_from_the_registry() {
         assert_eq!(Paper::from_name(p.name()), Some(p));
         let tables = p.tables();
         assert!(!tables.is_empty(), "{}", p.name());
-        for t in tables {
+        for t in &tables {
             assert!(t.source.starts_with(p.file()), "{}: {}", p.name(), t.source);
         }
+        // The last is the list of cells not modelled: entries none, items some.
+        let list = tables.last().unwrap();
+        assert!(list.is_list() && !list.notes.is_empty(), "{}", p.name());
+        assert!(list.source.ends_with("cells not modelled"));
+        assert_eq!(tables.iter().filter(|t| t.is_list()).count(), 1, "{}", p.name());
     }
     assert_eq!(Paper::from_name("all"), None);
 }

@@ -4,7 +4,7 @@
 
 use super::crt::crt_total;
 use super::{BlumPaar, DEFAULT_RADIX, Design, FILE, table1_row};
-use crate::{Big, Circuit, Entry, Table};
+use crate::{Big, Circuit, Entry, Table, Unmodelled};
 
 /// The array of `design` (k = 4 for 002's) for a `bits`-bit modulus (cycle
 /// counts and clock depend on the size only; `2^bits − 1` stands for any
@@ -101,6 +101,28 @@ fn row_name(a: &BlumPaar, what: &str) -> String {
         Design::Radix2 => format!("{} bit{what}, radix 2 [8]", a.n.bits()),
     }
 }
+
+/// 002's cells the model does not derive (`redc sim --table` lists them).
+pub const UNMODELLED: &Unmodelled = &[
+    (
+        "Table 1, every cell (C and T, radix 16 and radix 2, 160 to 1024 bits)",
+        "Xilinx place-and-route results: T is the models' clock (input), C appears in Tables 2–4 only as a \
+         consistency check of the paper",
+    ),
+    (
+        "Tables 2–4, the C columns",
+        "Table 1's CLBs for the design each row uses (two arrays for parallel CRT), not a model output",
+    ),
+    (
+        "Tables 1–4, the radix-2 rows' design itself",
+        "002 gives [8]'s cost only as §5.2's 2·19(m+4); blum-paar-radix2 counts that formula on 002's array at \
+         k = 1, so its values are Alg. 3.2's, not checked against [8]'s array, which is not among the papers",
+    ),
+    (
+        "§6–7, the other works' times (9.1 ms [3], 43.3 ms [15], 1.7 and 5.2 ms [2])",
+        "quoted; only the speed-up ratios are recomputed",
+    ),
+];
 
 /// The paper's tables beside the model's figures: Tables 2, 3 and 4 (the
 /// radix-16 rows on 002's design, the radix-2 rows on its reference \[8\]'s,

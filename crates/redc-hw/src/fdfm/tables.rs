@@ -8,7 +8,27 @@ use super::{
     CLOCK_MHZ, CLOCK_MHZ_MULTICORE, CLOCK_MHZ_PREVIOUS, DIGIT_BITS, FILE, PAPER_CORES, crt_worst_case, digits_for,
     exp_worst_case, throughput_kbps, time_ms,
 };
-use crate::{Big, Circuit, Entry, Table};
+use crate::{Big, Circuit, Entry, Table, Unmodelled};
+
+/// 001's cells the model does not derive (`redc sim --table` lists them).
+pub const UNMODELLED: &Unmodelled = &[
+    (
+        "Table 1, every cell (slices 140 and 34,635; block RAMs 1 and 320; DSP48E1s 1 and 320; 336.700 and \
+         325.098 MHz)",
+        "ISE synthesis results. The two clocks are the model's inputs (one core, and more than one); the one \
+         multiplier and one RAM per core are the model's structure, not a count it derives. rtl/'s fdfm_mm, \
+         synthesized by Yosys (make -C rtl synth), maps to 1 DSP48E1 but its RAM to LUT-RAM",
+    ),
+    (
+        "Table 3, the other works' execution times, devices and clocks",
+        "quoted from the cited papers; only the throughput rule (1024 bits / time) is recomputed",
+    ),
+    (
+        "Fig. 6 (the utilization curve)",
+        "plotted, no values printed; the model gives Eq. 7 / Eq. 8 and its count of DSP issues beside §5.1.2's \
+         claims",
+    ),
+];
 
 /// The paper's tables beside the model's figures: Table 2, Table 3, Fig. 6
 /// and the figures the abstract, §1 and §6 print.
