@@ -80,10 +80,9 @@ fn clock(a: &SimArgs, circuit: &dyn Circuit) -> anyhow::Result<f64> {
             "--mhz: {f:?} is not a clock frequency in [{MIN_MHZ}, {MAX_MHZ}] MHz"
         )),
         // The paper's clock for the whole processor: its multicore system's
-        // where it reports one (001 Table 1, 320 cores), else the circuit's.
-        None => Ok(circuit
-            .multicore_clock_mhz(a.cores)
-            .unwrap_or_else(|| circuit.clock_mhz())),
+        // where it reports one (001 Table 1, 320 cores), its RSA
+        // processor's (003 Table II), else the circuit's.
+        None => Ok(circuit.processor_clock_mhz(a.cores)),
     }
 }
 
@@ -150,7 +149,7 @@ fn duration(cycles: u64, mhz: f64) -> String {
 /// The header lines and JSON fields every report starts with.
 fn header(arch: &Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str) -> (String, Value) {
     let text = format!(
-        "redc sim {}: {what} (seed {})\n  paper           {}\n  datapath        {}-bit digits, size parameter {}, R = 2^{}, inputs below {}\n  clock           {} MHz\n",
+        "redc sim {}: {what} (seed {})\n  paper           {}\n  datapath        {}-bit digits, size parameter {}, R = 2^{}, inputs below {}\n  clock           {} MHz{}\n",
         arch.name(),
         a.seed,
         arch.paper().citation(),
@@ -159,6 +158,14 @@ fn header(arch: &Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str)
         circuit.r_log2(),
         bound_words(circuit),
         (mhz * 1e4).round() / 1e4,
+        if mhz == circuit.clock_mhz() {
+            String::new()
+        } else {
+            format!(
+                " (the whole processor's; the circuit alone: {} MHz)",
+                (circuit.clock_mhz() * 1e4).round() / 1e4
+            )
+        },
     );
     let json = json!({
         "arch": arch.name(),

@@ -433,7 +433,8 @@ fn readmemh_files_have_one_word_per_line_and_a_manifest() {
 /// `redc sim fdfm --crt --exp worst`: the key's decryption checked, and
 /// Eq. 10's worst case counted beside it (001 Table 2 / the abstract:
 /// 4,625,348 cycles, 13.737 ms at 1024 bits); with `--cores 320` the whole
-/// processor runs at Table 1's 320-core clock, 325.098 MHz.
+/// processor runs at Table 1's 320-core clock, 325.098 MHz; 003's at
+/// its Table II RSA processor's.
 #[test]
 fn fdfm_crt_worst_case_and_the_multicore_clock() {
     let v = json(&redc(
@@ -460,6 +461,15 @@ fn fdfm_crt_worst_case_and_the_multicore_clock() {
     assert_eq!(v["mhz"].as_f64(), Some(325.098), "{v}");
     let v = json(&redc(&["sim", "fdfm", "--bits", "256", "--json"], 0));
     assert_eq!(v["mhz"].as_f64(), Some(336.7), "{v}");
+    // 003's RSA processor runs at Table II's clock, not its multiplier's
+    // (Table I), and the header says both.
+    let v = json(&redc(&["sim", "csa-radix4", "--bits", "512", "--json"], 0));
+    assert_eq!(v["mhz"].as_f64(), Some(138.293), "{v}");
+    let text = redc(&["sim", "csa-radix2", "--bits", "1024"], 0);
+    assert!(
+        text.contains("clock           93.34 MHz (the whole processor's; the circuit alone: 111.32 MHz)"),
+        "{text}"
+    );
 }
 
 /// `--ladder`: 004 §6's Montgomery powering ladder on both Perin arrays,

@@ -321,6 +321,16 @@ pub trait Circuit: Send + Sync {
         None
     }
 
+    /// The clock the paper reports for the whole processor of `cores`
+    /// copies of the circuit, the one its exponentiation and throughput
+    /// figures use: the multicore clock where there is one (001 Table 1),
+    /// the RSA processor's where the paper synthesized it apart from the
+    /// multiplier (003 Table II against Table I), else
+    /// [`clock_mhz`](Circuit::clock_mhz).
+    fn processor_clock_mhz(&self, cores: u32) -> f64 {
+        self.multicore_clock_mhz(cores).unwrap_or_else(|| self.clock_mhz())
+    }
+
     /// Fraction of cycles in which the multiplier block is busy, where the
     /// paper defines it (001 Eq. 7 / Eq. 8).
     fn utilization(&self) -> Option<f64> {

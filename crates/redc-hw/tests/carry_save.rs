@@ -713,6 +713,17 @@ fn parameters_and_clocks() {
             assert_eq!(c.utilization(), None);
         }
     }
+    // The whole processor runs at Table II's RSA-processor clock (512 and
+    // 1024 bits printed; the 1024-bit row above), not Table I's.
+    for (arch, clocks) in [
+        (&carry_save::RADIX2, [96.27, 93.34]),
+        (&carry_save::RADIX4, [138.293, 123.211]),
+    ] {
+        for (bits, mhz) in [(8, clocks[0]), (512, clocks[0]), (513, clocks[1]), (2048, clocks[1])] {
+            let c = redc_hw::build(arch, &all_ones(bits), None).unwrap();
+            assert_eq!(c.processor_clock_mhz(1), mhz, "{} {bits}", arch.name());
+        }
+    }
 }
 
 #[test]

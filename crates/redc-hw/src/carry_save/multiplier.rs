@@ -321,6 +321,14 @@ impl Circuit for CarrySave {
     fn clock_mhz(&self) -> f64 {
         row_for(table1_rows(self.arch), self.k).mhz
     }
+
+    /// Table II's clock of the RSA processor (Alg. III) built around this
+    /// multiplier, the row of the smallest printed length at least k (the
+    /// 1024-bit row above): the processor's figures use it, not Table I's.
+    fn processor_clock_mhz(&self, cores: u32) -> f64 {
+        let _ = cores;
+        self.rsa_clock_mhz()
+    }
 }
 
 /// Builds the model of `arch` for `n` (see [`CarrySave::new`]).
