@@ -3,7 +3,8 @@
 sizes, twice (generic gates with `synth`, and Virtex-6 primitives with
 `synth_xilinx -family xc6v`), beside the papers' own area figures.
 
-Usage: python3 synth.py [--out FILE]   (writes Markdown to stdout and FILE)
+Both flatten the design first. Usage: python3 synth.py [--out FILE] [--only TOP ...]
+       (writes Markdown to stdout and FILE; --only: just these top modules)
 
 Columns: generic flip-flops and other gate cells, the longest path in gate
 levels (Yosys `ltp -noff`, flip-flop to flip-flop, a logic-depth estimate,
@@ -56,6 +57,18 @@ DESIGNS = [
 ]
 DESIGNS.append(
     (
+        "002 Blum-Paar array (blum_paar_array, k = 4)",
+        "blum_paar/blum_paar_array.v",
+        "blum_paar_array",
+        "M",
+        lambda bits: -(-bits // 4),
+        # 002 Table 1, radix 16 (Xilinx XC4000 CLBs, the whole exponentiator).
+        lambda bits: {512: "3,413 CLBs", 1024: "6,633 CLBs"}[bits] + " (Table 1, whole exponentiator)",
+        "",
+    )
+)
+DESIGNS.append(
+    (
         "003 radix-4 carry-save (csa_r4)",
         "carry_save/csa_r4.v",
         "csa_r4",
@@ -69,7 +82,7 @@ DESIGNS.append(
 DESIGNS.append(
     (
         "004 systolic array (perin_systolic, k = 16)",
-        "perin/perin_systolic.v",
+        "perin/perin_systolic.v perin/perin_control.v",
         "perin_systolic",
         "M",
         # Table 1's m = n/k (moduli of up to n - 2 bits).
@@ -78,7 +91,18 @@ DESIGNS.append(
         "",
     )
 )
-SIZES = {"fdfm_mm": [512, 1024, 2048], "fdfm_exp": [1024], "csa_r2": [512, 1024], "csa_r4": [512, 1024], "perin_systolic": [512, 1024]}
+DESIGNS.append(
+    (
+        "004 multiplexed array (perin_multiplexed, k = 16)",
+        "perin/perin_multiplexed.v perin/perin_control.v",
+        "perin_multiplexed",
+        "M",
+        lambda bits: bits // 16,
+        lambda bits: {512: "2,078 slices, 32 DSP48E", 1024: "4,876 slices, 64 DSP48E"}[bits] + " (Table 1, Virtex-5)",
+        "",
+    )
+)
+SIZES = {"fdfm_mm": [512, 1024, 2048], "fdfm_exp": [1024], "blum_paar_array": [512, 1024], "csa_r2": [512, 1024], "csa_r4": [512, 1024], "perin_systolic": [512, 1024], "perin_multiplexed": [512, 1024]}
 
 
 def yosys(script):
@@ -101,12 +125,14 @@ def row(name, src, top, param, value, bits, paper, exp_param):
     extra = f"chparam -set {exp_param} {bits} {top}; " if exp_param else ""
     files = " ".join(str(HERE / f) for f in src.split())
     base = f"read_verilog {files}; chparam -set {param} {value} {top}; {extra}"
-    generic = yosys(base + f"synth -top {top}; tee -q -o @OUT@ stat; tee -q -a @OUT@ ltp -noff")
+    # Flattened, so a design split into modules (fdfm_exp over fdfm_mm, the
+    # arrays over perin_control) is optimized as a whole.
+    generic = yosys(base + f"synth -flatten -top {top}; tee -q -o @OUT@ stat; tee -q -a @OUT@ ltp -noff")
     g = cells(generic)
     ffs = sum(v for k, v in g.items() if "DFF" in k)
     gates = sum(v for k, v in g.items() if "DFF" not in k)
     depth = re.search(r"length=(\d+)", generic)
-    x = cells(yosys(base + f"synth_xilinx -family xc6v -top {top}; tee -q -o @OUT@ stat"))
+    x = cells(yosys(base + f"synth_xilinx -flatten -family xc6v -top {top}; tee -q -o @OUT@ stat"))
     pick = lambda pred: sum(v for k, v in x.items() if pred(k))
     luts = pick(lambda k: re.fullmatch(r"LUT\d", k) is not None)
     xffs = pick(lambda k: k.startswith("FD"))
@@ -122,6 +148,7 @@ def row(name, src, top, param, value, bits, paper, exp_param):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="also write the table to this file")
+    ap.add_argument("--only", nargs="+", choices=sorted(SIZES), help="synthesize just these top modules")
     args = ap.parse_args()
     version = subprocess.run(["yosys", "-V"], capture_output=True, text=True, check=True).stdout.strip()
     lines = [
@@ -132,6 +159,8 @@ def main():
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, src, top, param, value, paper, exp_param in DESIGNS:
+        if args.only and top not in args.only:
+            continue
         for bits in SIZES[top]:
             lines.append(row(name, src, top, param, value(bits), bits, paper, exp_param))
             print(lines[-1], file=sys.stderr)

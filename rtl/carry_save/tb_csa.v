@@ -64,6 +64,23 @@ module tb_csa;
 
     integer row, rows_checked;
 
+    // Every clock is an iteration: the registers against the model's row k.
+    task check_step;
+        begin
+            if (k <= STEPS) begin
+                row = casei * STEPS + k - 1;
+                if (s1 !== row_s1[row]) mismatch("S1");
+                if (s2 !== row_s2[row]) mismatch("S2");
+                if (ra1 !== row_a1[row]) mismatch("A1");
+                if (ra2 !== row_a2[row]) mismatch("A2");
+                if (c !== row_c[row]) mismatch("c");
+                if (ai !== row_ai[row]) mismatch("digit");
+                if (qi !== row_qi[row]) mismatch("quotient");
+                rows_checked = rows_checked + 1;
+            end
+        end
+    endtask
+
     initial begin
         start_vcd;
         $readmemh({`VEC, "n.mem"}, mem_n);
@@ -99,30 +116,9 @@ module tb_csa;
             n3 = mem_n3[casei];
             nprime = mem_nprime[casei];
 `endif
-            start = 1'b1;
-            @(negedge clk);
-            start = 1'b0;
-            k = 0;
-            while (!done) begin
-                @(posedge clk);
-                #1;
-                k = k + 1;
-                if (k <= STEPS) begin
-                    row = casei * STEPS + k - 1;
-                    if (s1 !== row_s1[row]) mismatch("S1");
-                    if (s2 !== row_s2[row]) mismatch("S2");
-                    if (ra1 !== row_a1[row]) mismatch("A1");
-                    if (ra2 !== row_a2[row]) mismatch("A2");
-                    if (c !== row_c[row]) mismatch("c");
-                    if (ai !== row_ai[row]) mismatch("digit");
-                    if (qi !== row_qi[row]) mismatch("quotient");
-                    rows_checked = rows_checked + 1;
-                end
-            end
-            if (k != mem_cycles[casei] || k != STEPS) begin
-                $display("FAIL case %0d: %0d cycles, model %0d", casei, k, mem_cycles[casei]);
-                errors = errors + 1;
-            end
+            run_product;
+            check_cycles(mem_cycles[casei]);
+            if (k != STEPS) mismatch("clocks");
             if (s1 !== mem_s1[casei] || s2 !== mem_s2[casei]) begin
                 $display("FAIL case %0d: (S1, S2) = (%h, %h), model (%h, %h)", casei, s1, s2, mem_s1[casei], mem_s2[casei]);
                 errors = errors + 1;

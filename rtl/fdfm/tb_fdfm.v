@@ -49,6 +49,25 @@ module tb_fdfm;
     reg [17*D-1:0] x, y, m, s;
     integer rows_checked, row;
 
+    // Every clock: the registers against the model's clock trace row k.
+    task check_step;
+        begin
+            if (CLOCKS > 0 && k <= CLOCKS) begin
+                row = casei * CLOCKS + k - 1;
+                if (row_cycle[row] != k) mismatch("cycle");
+                if (t !== row_t[row]) mismatch("t");
+                if (q !== row_q[row]) mismatch("q");
+                if (ca !== row_ca[row]) mismatch("Ca");
+                if (alpha !== row_alpha[row]) mismatch("alpha");
+                if (cb !== row_cb[row]) mismatch("Cb");
+                if (cg !== row_cg[row]) mismatch("Cg");
+                if (cs !== row_cs[row]) mismatch("Cs");
+                if (sw !== row_sw[row]) mismatch("Sw");
+                rows_checked = rows_checked + 1;
+            end
+        end
+    endtask
+
     // Banks: M in 0 (the design's), X in 1, Y in 2, S written to 3.
 `include "tb_fdfm_port.vh"
 
@@ -83,32 +102,8 @@ module tb_fdfm;
             load(3'd2, y);
             load(3'd0, m);
             @(negedge clk);
-            start = 1'b1;
-            @(negedge clk);
-            start = 1'b0;
-            k = 0;
-            while (!done) begin
-                @(posedge clk);
-                #1;
-                k = k + 1;
-                if (CLOCKS > 0 && k <= CLOCKS) begin
-                    row = casei * CLOCKS + k - 1;
-                    if (row_cycle[row] != k) mismatch("cycle");
-                    if (t !== row_t[row]) mismatch("t");
-                    if (q !== row_q[row]) mismatch("q");
-                    if (ca !== row_ca[row]) mismatch("Ca");
-                    if (alpha !== row_alpha[row]) mismatch("alpha");
-                    if (cb !== row_cb[row]) mismatch("Cb");
-                    if (cg !== row_cg[row]) mismatch("Cg");
-                    if (cs !== row_cs[row]) mismatch("Cs");
-                    if (sw !== row_sw[row]) mismatch("Sw");
-                    rows_checked = rows_checked + 1;
-                end
-            end
-            if (k != mem_cycles[casei]) begin
-                $display("FAIL case %0d: %0d cycles, model %0d", casei, k, mem_cycles[casei]);
-                errors = errors + 1;
-            end
+            run_product;
+            check_cycles(mem_cycles[casei]);
             if (CLOCKS > 0 && k != CLOCKS) begin
                 $display("FAIL case %0d: %0d cycles, the clock trace has %0d", casei, k, CLOCKS);
                 errors = errors + 1;

@@ -42,6 +42,12 @@ module tb_fdfm_exp;
 
     reg [17*D-1:0] m, r2, p, s;
 
+    // Only the output and the counts are checked, not the registers.
+    task check_step;
+        begin
+        end
+    endtask
+
 `include "tb_fdfm_port.vh"
 
     initial begin
@@ -67,23 +73,12 @@ module tb_fdfm_exp;
             load(3'd2, 1);
             load(3'd3, p);
             @(negedge clk);
-            start = 1'b1;
-            @(negedge clk);
-            start = 1'b0;
-            k = 0;
-            while (!done) begin
-                @(posedge clk);
-                #1;
-                k = k + 1;
-            end
+            run_product;
             fetch(cbank, s);
             if (s == m) s = 0;
             if (s !== mem_result[casei]) mismatch("result");
             if (products != mem_products[casei]) mismatch("products");
-            if (k != mem_cycles[casei]) begin
-                $display("FAIL case %0d: %0d cycles, model %0d", casei, k, mem_cycles[casei]);
-                errors = errors + 1;
-            end
+            check_cycles(mem_cycles[casei]);
         end
         report_and_finish("fdfm-exp", 0);
     end

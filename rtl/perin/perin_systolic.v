@@ -31,27 +31,15 @@ module perin_systolic #(
     input  wire [K*M-1:0] b,
     input  wire [K*M-1:0] n,
     input  wire [K-1:0]   nprime,  // N' = -N^-1 mod 2^K
-    output reg            busy,
-    output reg            done,
+    output wire           busy,
+    output wire           done,
     output wire [K*M-1:0] s,       // S, word j at bit K*j
     // The quotient block's registers and a pulse after each q_i.
-    output reg  [K-1:0]   a_i,
-    output reg  [K-1:0]   q_i,
-    output reg            q_valid
+    output wire [K-1:0]   a_i,
+    output wire [K-1:0]   q_i,
+    output wire           q_valid
 );
-    localparam integer TW = $clog2(6 * M + 1);
-    localparam integer IW = $clog2(M + 1);
-    localparam integer LASTT = 6 * M - 1;
-    localparam integer FIRSTQ = M + 2;
-    localparam [IW-1:0] MW = M[IW-1:0];       // iterations
-    localparam integer STEPI = 4;
-    localparam [TW-1:0] STEP = STEPI[TW-1:0]; // clocks between quotients
-
-    reg [TW-1:0]  t;        // the clock of the product
-    reg [TW-1:0]  tq;       // the next quotient's clock
-    reg [IW-1:0]  i;        // the next quotient's iteration
-    reg [K*M-1:0] ra, rb, rn;
-
+    reg [K*M-1:0] rb, rn;
     reg [K-1:0]   sw [0:M-1];   // S_i, one word per PE
     reg [K:0]     c  [0:M-1];   // each PE's carry register C_j (K+1 bits)
     reg [K-1:0]   pa [0:M-1];   // a_i as PE j holds it
@@ -60,6 +48,8 @@ module perin_systolic #(
     reg [2*K-1:0] ab [0:M-1];   // stage 0's products
     reg [2*K-1:0] qn [0:M-1];
     reg           av [0:M-1];   // PE j adds this clock
+    wire          fire;
+    wire [K-1:0]  a_now, q_now;
 
     genvar j;
     generate
@@ -68,44 +58,17 @@ module perin_systolic #(
         end
     endgenerate
 
-    // The quotient block (one clock, Figure 5): products mod 2^K, so their
-    // high halves go unused.
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [2*K-1:0] a0b0 = ra[K*i +: K] * rb[K-1:0];
-    wire [K-1:0]   low  = sw[0] + a0b0[K-1:0];
-    wire [2*K-1:0] qq   = low * nprime;
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire           fire = busy && (t == tq) && (i != MW);
+    // The control and quotient blocks: q_i every 4 clocks from clock M+2.
+    perin_control #(.K(K), .M(M), .FIRST(M + 2), .STEP(4), .LAST(6 * M - 1)) ctl (
+        .clk(clk), .rst(rst), .start(start), .a(a), .b0(rb[K-1:0]), .s0(sw[0]),
+        .nprime(nprime), .busy(busy), .done(done), .fire(fire), .a_now(a_now),
+        .q_now(q_now), .a_i(a_i), .q_i(q_i), .q_valid(q_valid)
+    );
 
     always @(posedge clk) begin
-        if (rst) begin
-            busy <= 1'b0;
-            done <= 1'b0;
-            q_valid <= 1'b0;
-        end else if (!busy) begin
-            q_valid <= 1'b0;
-            if (start) begin
-                ra <= a; rb <= b; rn <= n;
-                t <= {TW{1'b0}};
-                tq <= FIRSTQ[TW-1:0];
-                i <= {IW{1'b0}};
-                a_i <= {K{1'b0}}; q_i <= {K{1'b0}};
-                busy <= 1'b1;
-                done <= 1'b0;
-            end
-        end else begin
-            t <= t + 1'b1;
-            q_valid <= fire;
-            if (fire) begin
-                a_i <= ra[K*i +: K];
-                q_i <= qq[K-1:0];
-                tq <= tq + STEP;
-                i <= i + 1'b1;
-            end
-            if (t == LASTT[TW-1:0]) begin
-                busy <= 1'b0;
-                done <= 1'b1;
-            end
+        if (!busy && start) begin
+            rb <= b;
+            rn <= n;
         end
     end
 
@@ -132,8 +95,8 @@ module perin_systolic #(
                     // a_i, q_i and the go bit down the chain, one PE a clock.
                     if (j == 0) begin
                         pv[j] <= fire;
-                        pa[j] <= ra[K*i +: K];
-                        pq[j] <= qq[K-1:0];
+                        pa[j] <= a_now;
+                        pq[j] <= q_now;
                     end else begin
                         pv[j] <= pv[(j == 0) ? 0 : j - 1];
                         pa[j] <= pa[(j == 0) ? 0 : j - 1];

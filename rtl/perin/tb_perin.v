@@ -1,12 +1,13 @@
-// Testbench of perin_systolic driven by `redc vectors perin-systolic
-// --format readmemh`: for every case, applies A, B, N and N' and checks,
+// Testbench of perin_systolic (`redc vectors perin-systolic --format
+// readmemh`) or, with MULTIPLEXED defined, perin_multiplexed (`redc vectors
+// perin-multiplexed`): for every case, applies A, B, N and N' and checks,
 // against the golden model's files, a_i and q_i of every iteration as the
 // quotient block forms them (trace_a_i.mem, trace_q_i.mem), the cycle count
 // (cycles.mem) and the output S (result.mem). `VEC is the vectors'
 // directory (with a trailing /); vectors.vh comes from the same directory
 // (-I). +vcd=FILE writes a VCD.
 `timescale 1ns / 1ps
-module tb_perin_systolic;
+module tb_perin;
 `include "vectors.vh"
 `include "tb_common.vh"
     localparam integer K = DIGIT_BITS;
@@ -20,7 +21,13 @@ module tb_perin_systolic;
     wire [K-1:0] a_i, q_i;
     wire busy, done, q_valid;
 
+`ifdef MULTIPLEXED
+    localparam UNIT = "perin-multiplexed";
+    perin_multiplexed #(.K(K), .M(M)) dut (
+`else
+    localparam UNIT = "perin-systolic";
     perin_systolic #(.K(K), .M(M)) dut (
+`endif
         .clk(clk), .rst(rst), .start(start), .a(a), .b(b), .n(n), .nprime(nprime),
         .busy(busy), .done(done), .s(s), .a_i(a_i), .q_i(q_i), .q_valid(q_valid)
     );
@@ -34,6 +41,21 @@ module tb_perin_systolic;
     reg [K-1:0]            row_a [0:ROWS-1];
     reg [K-1:0]            row_q [0:ROWS-1];
     integer it, rows_checked;
+
+    // After each quotient: a_i and q_i against the model's iteration it.
+    task check_step;
+        begin
+            if (q_valid) begin
+                if (it >= STEPS) mismatch("iterations");
+                else begin
+                    if (a_i !== row_a[casei * STEPS + it]) mismatch("a_i");
+                    if (q_i !== row_q[casei * STEPS + it]) mismatch("q_i");
+                    rows_checked = rows_checked + 1;
+                end
+                it = it + 1;
+            end
+        end
+    endtask
 
     initial begin
         start_vcd;
@@ -53,36 +75,16 @@ module tb_perin_systolic;
             a = mem_a[casei];
             b = mem_b[casei];
             nprime = mem_nprime[casei];
-            start = 1'b1;
-            @(negedge clk);
-            start = 1'b0;
-            k = 0;
             it = 0;
-            while (!done) begin
-                @(posedge clk);
-                #1;
-                k = k + 1;
-                if (q_valid) begin
-                    if (it >= STEPS) mismatch("iterations");
-                    else begin
-                        if (a_i !== row_a[casei * STEPS + it]) mismatch("a_i");
-                        if (q_i !== row_q[casei * STEPS + it]) mismatch("q_i");
-                        rows_checked = rows_checked + 1;
-                    end
-                    it = it + 1;
-                end
-            end
+            run_product;
             if (it != STEPS) mismatch("iterations");
-            if (k != mem_cycles[casei]) begin
-                $display("FAIL case %0d: %0d cycles, model %0d", casei, k, mem_cycles[casei]);
-                errors = errors + 1;
-            end
+            check_cycles(mem_cycles[casei]);
             if (s !== mem_result[casei]) begin
                 $display("FAIL case %0d: S = %h, model %h", casei, s, mem_result[casei]);
                 errors = errors + 1;
             end
             @(negedge clk);
         end
-        report_and_finish("perin-systolic", 0);
+        report_and_finish(UNIT, rows_checked);
     end
 endmodule
