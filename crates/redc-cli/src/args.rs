@@ -499,7 +499,7 @@ pub(crate) struct VectorsArgs {
     #[arg(long, value_name = "B", value_parser = clap::value_parser!(u64).range(1..=4096), conflicts_with = "n")]
     pub(crate) exponent_bits: Option<u64>,
     /// RSA CRT decryptions instead of products, for the architectures with a CRT model (fdfm,
-    /// blum-paar): each case a random key of --bits bits (at least 32, e = 65537) and a random
+    /// blum-paar, blum-paar-radix2): each case a random key of --bits bits (at least 32, e = 65537) and a random
     /// cipher text, decrypted as the paper does (p, q, d, what the host loads, each phase's cycles).
     #[arg(long, conflicts_with_all = ["n", "exponent_bits"])]
     pub(crate) crt: bool,

@@ -158,7 +158,7 @@ fn header(arch: &Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str)
         circuit.r_log2(),
         bound_words(circuit),
         (mhz * 1e4).round() / 1e4,
-        if mhz == circuit.clock_mhz() {
+        if a.mhz.is_some() || mhz == circuit.clock_mhz() {
             String::new()
         } else {
             format!(
@@ -178,6 +178,7 @@ fn header(arch: &Arch, circuit: &dyn Circuit, a: &SimArgs, mhz: f64, what: &str)
         "size_parameter": circuit.digits(),
         "r_log2": circuit.r_log2(),
         "mhz": mhz,
+        "circuit_mhz": circuit.clock_mhz(),
     });
     (text, json)
 }

@@ -92,7 +92,7 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
                 },
             };
             if a.crt {
-                redc_hw::crt_support(arch, false).map_err(|e| bad_input!("--crt: {}", e))?;
+                redc_hw::crt_support(arch, false).map_err(hw_error)?;
                 if a.bits < 32 {
                     return Err(bad_input!(
                         "--bits: --crt needs a modulus of at least 32 bits, not {}",

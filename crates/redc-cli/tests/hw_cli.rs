@@ -470,6 +470,9 @@ fn fdfm_crt_worst_case_and_the_multicore_clock() {
         text.contains("clock           93.34 MHz (the whole processor's; the circuit alone: 111.32 MHz)"),
         "{text}"
     );
+    // A clock given by --mhz is the user's, labelled as nothing else.
+    let text = redc(&["sim", "csa-radix2", "--bits", "1024", "--mhz", "100"], 0);
+    assert!(text.contains("clock           100 MHz\n"), "{text}");
 }
 
 /// `--ladder`: 004 §6's Montgomery powering ladder on both Perin arrays,
@@ -608,14 +611,20 @@ fn exponentiation_vectors() {
 
 /// `--crt`: RSA CRT decryptions as the papers run them (001 Steps 1–4 on
 /// one FDFM core, 002 §5.2 on two half-size arrays): result = c^d mod n and
-/// n = p·q, d·65537 ≡ 1 (mod λ), the host's loaded values and the phases'
+/// n = p·q, d·65537 ≡ 1 (mod φ), the host's loaded values and the phases'
 /// cycles all by num-bigint; FDFM's phases are Eq. 10's terms.
 #[test]
 fn crt_vectors() {
     use num_bigint::BigUint;
     let dir = scratch_dir("hw-crt");
     let one = BigUint::from(1u8);
-    for arch in ["fdfm", "blum-paar"] {
+    // −x^(−1) mod 2^k, by search (independent of the models).
+    let neg_inv = |x: &BigUint, k: u32| {
+        let m = 1u64 << k;
+        let x0 = x.iter_u64_digits().next().unwrap_or(0) % m;
+        BigUint::from((0..m).find(|t| (x0 * t + 1).is_multiple_of(m)).expect("odd"))
+    };
+    for arch in ["fdfm", "blum-paar", "blum-paar-radix2"] {
         let out = dir.join(arch);
         let args = [
             "vectors", arch, "--crt", "--count", "4", "--bits", "96", "--format", "readmemh", "-o",
@@ -644,8 +653,8 @@ fn crt_vectors() {
         for i in 0..4 {
             assert_eq!(n[i].bits(), 96, "{arch}");
             assert_eq!(&p[i] * &q[i], n[i], "{arch} {i}");
-            let lambda = (&p[i] - &one) * (&q[i] - &one);
-            assert_eq!((&d[i] * BigUint::from(65537u32)) % &lambda, one, "{arch} {i}: d");
+            let phi = (&p[i] - &one) * (&q[i] - &one);
+            assert_eq!((&d[i] * BigUint::from(65537u32)) % &phi, one, "{arch} {i}: d");
             assert!(c[i] < n[i]);
             assert_eq!(result[i], c[i].modpow(&d[i], &n[i]), "{arch} {i}");
             assert_eq!(dp[i], &d[i] % (&p[i] - &one), "{arch} {i}: dp");
@@ -663,7 +672,13 @@ fn crt_vectors() {
             let (d1, d2) = (6u64, 3u64);
             let mm = 2 * d2 * d2 + 8 * d2 + 4;
             let (kp, r2p, zp) = (loaded("kp"), loaded("r2p"), loaded("zp"));
+            let (minv, minvp, minvq) = (loaded("minv"), loaded("minvp"), loaded("minvq"));
             for i in 0..4 {
+                assert_eq!(minv[i], neg_inv(&n[i], 17), "−M^(−1) mod 2^17");
+                assert_eq!(
+                    (minvp[i].clone(), minvq[i].clone()),
+                    (neg_inv(&p[i], 17), neg_inv(&q[i], 17))
+                );
                 assert_eq!(kp[i], (&one << (34 * d1)) % &p[i], "Rp^2 mod p");
                 assert_eq!(r2p[i], (&one << (34 * d2)) % &p[i], "2^(34 d2) mod p");
                 assert_eq!(zp[i], q[i].modpow(&(&p[i] - &one), &n[i]), "Zp = q^(p-1) mod M");
@@ -685,11 +700,25 @@ fn crt_vectors() {
                 assert_eq!(got, want.map(BigUint::from), "case {i}: Eq. 10 term by term");
             }
         } else {
-            let (cp, qinv) = (loaded("cp"), loaded("qinv"));
+            // Each half's array: M~ = (−p^(−1) mod 2^k)·p and C = 2^(2k(m+2)) mod p.
+            let k = if arch == "blum-paar" { 4 } else { 1 };
+            let (cp, qinv, mtildep, prefactorq) =
+                (loaded("cp"), loaded("qinv"), loaded("mtildep"), loaded("prefactorq"));
             for i in 0..4 {
                 assert_eq!(cp[i], &c[i] % &p[i]);
                 assert_eq!((&qinv[i] * &q[i]) % &p[i], one);
+                assert_eq!(mtildep[i], neg_inv(&p[i], k) * &p[i], "{arch}: M~ of p");
+                let m = q[i].bits().div_ceil(u64::from(k));
+                assert_eq!(
+                    prefactorq[i],
+                    (&one << (2 * u64::from(k) * (m + 2))) % &q[i],
+                    "{arch}: C of q"
+                );
             }
+            assert!(
+                !out.join("const_mtilde.mem").exists(),
+                "{arch}: no constants of the unused n-size array"
+            );
         }
     }
 }

@@ -175,7 +175,7 @@ pub const MAX_RADIX: u32 = 16;
 pub const FILE: &str = "002_aa2657bb2bc73547.txt";
 
 /// Table 1, radix 16: design size in bits, CLBs, clock period in ns.
-const TABLE1: [(usize, u32, f64); 5] = [
+pub(super) const TABLE1: [(usize, u32, f64); 5] = [
     (160, 1219, 20.8),
     (256, 1818, 21.3),
     (512, 3413, 20.7),

@@ -237,9 +237,11 @@ pub struct CrtRun {
     /// Cycles of each named phase, in order (the pieces of the paper's
     /// equation, e.g. 001 Eq. 10).
     pub phases: Vec<(&'static str, u64)>,
-    /// What the host computes from the key and loads into the circuit (the
-    /// half-size exponents and the paper's per-half constants), in the
-    /// order the paper names them; widths are the primes' or n's.
+    /// What the host computes from the key for the decryption: what it
+    /// loads into the circuit (the half exponents and every constant of the
+    /// circuit's runs) and, where the paper leaves a step to the host, that
+    /// step's inputs; in the order the paper names them, widths the primes'
+    /// or n's (see each paper's `crt_decrypt`).
     pub loaded: Vec<Reg>,
 }
 

@@ -59,8 +59,8 @@ impl Seeded {
         }
     }
 
-    /// A CRT key with two primes of `bits / 2` bits and e = 65537
-    /// (`bits >= 32`, even).
+    /// A CRT key of exactly `bits` bits (`bits >= 32`): primes of `bits / 2`
+    /// and `bits − bits / 2` bits, e = 65537.
     pub fn crt_key(&mut self, bits: usize) -> CrtKey {
         let e = Big::from_u64(65537);
         loop {

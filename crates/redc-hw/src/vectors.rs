@@ -251,9 +251,15 @@ pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError
 ///
 /// Errors: [`HwError::Modulus`] for a modulus of another length or one the
 /// architecture refuses, [`HwError::Operand`] for an operand out of range,
-/// [`HwError::Unsupported`] for second words on a multiplier that has none.
+/// [`HwError::Unsupported`] for second words on a multiplier that has none
+/// or for [`Operation::Crt`].
 pub fn from_cases(spec: Spec, given: &[Given]) -> Result<Vectors, HwError> {
     check_bits(spec.bits)?;
+    if spec.op == Operation::Crt {
+        return Err(HwError::unsupported(
+            "CRT vectors are drawn at random (generate); given cases are products or exponentiations",
+        ));
+    }
     let cases = given.iter().map(|g| run_case(spec, g)).collect::<Result<Vec<_>, _>>()?;
     finish(spec, cases)
 }
@@ -262,7 +268,8 @@ pub fn from_cases(spec: Spec, given: &[Given]) -> Result<Vectors, HwError> {
 fn crt_case(spec: Spec, key: CrtKey, c: Big) -> Result<Case, HwError> {
     let run = crt_decrypt(spec.arch, &key, &c, spec.radix, false)?;
     Ok(Case {
-        constants: build(spec.arch, &key.n, spec.radix)?.constants(),
+        // Every constant of the decryption's runs is in `loaded` (crt_*).
+        constants: Vec::new(),
         n: key.n.clone(),
         a: c,
         b: Big::zero(),

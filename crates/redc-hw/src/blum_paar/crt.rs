@@ -22,8 +22,11 @@ pub(super) fn crt_total(parallel: bool, p_cycles: u64, q_cycles: u64) -> u64 {
 /// ([`Circuit::exponentiate`] each, `n_p + 2` slots for the `n_p`-bit
 /// `d mod (p−1)`); `cycles` is their sum (`parallel = false`) or maximum
 /// (`parallel = true`). Reductions and recombination are host work, uncounted.
-/// `loaded`: the exponents `dp`, `dq`, the reduced cipher texts `cp = c mod p`,
-/// `cq = c mod q`, and `qinv = q^(−1) mod p` of the host's recombination.
+/// `loaded`: per half (p first) what its array is loaded with, the
+/// exponent `dp = d mod (p−1)`, `mtildep` = M~ and `prefactorp` = C (§3.2;
+/// §6: "the modulus, the exponent and the pre-computation factor"), and the
+/// reduced cipher text `cp = c mod p` it exponentiates; then `qinv = q^(−1)
+/// mod p`, the host's recombination (Garner) constant, not loaded.
 pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) -> Result<CrtRun, HwError> {
     let k = radix.unwrap_or(DEFAULT_RADIX);
     crt_on(&BlumPaar::new(&key.p, k)?, &BlumPaar::new(&key.q, k)?, key, c, parallel)
@@ -80,18 +83,26 @@ fn crt_on(array_p: &BlumPaar, array_q: &BlumPaar, key: &CrtKey, c: &Big, paralle
             ("c^(d mod (q-1)) mod q", run_q.cycles),
         ],
         loaded: [
-            ("dp", &key.p, dp),
-            ("dq", &key.q, dq),
-            ("cp", &key.p, cp),
-            ("cq", &key.q, cq),
-            ("qinv", &key.p, q_inv),
+            ("dp", key.p.bits(), dp),
+            (
+                "mtildep",
+                key.p.bits() + array_p.digit_bits() as usize,
+                array_p.m_tilde().clone(),
+            ),
+            ("prefactorp", key.p.bits(), array_p.pre_factor().clone()),
+            ("cp", key.p.bits(), cp),
+            ("dq", key.q.bits(), dq),
+            (
+                "mtildeq",
+                key.q.bits() + array_q.digit_bits() as usize,
+                array_q.m_tilde().clone(),
+            ),
+            ("prefactorq", key.q.bits(), array_q.pre_factor().clone()),
+            ("cq", key.q.bits(), cq),
+            ("qinv", key.p.bits(), q_inv),
         ]
         .into_iter()
-        .map(|(name, prime, value)| Reg {
-            name,
-            bits: prime.bits(),
-            value,
-        })
+        .map(|(name, bits, value)| Reg { name, bits, value })
         .collect(),
     })
 }

@@ -3,7 +3,7 @@
 //! counts at Table 1's clock periods.
 
 use super::crt::crt_total;
-use super::{BlumPaar, DEFAULT_RADIX, Design, FILE, table1_row};
+use super::{BlumPaar, DEFAULT_RADIX, Design, FILE, TABLE1, table1_row};
 use crate::{Big, Circuit, Entry, Table, Unmodelled};
 
 /// The array of `design` (k = 4 for 002's) for a `bits`-bit modulus (cycle
@@ -57,7 +57,8 @@ fn push_time(table: &mut Table, row: &str, cycles: u64, clock_mhz: f64, paper: f
         let note = table.note(format!(
             "inconsistent in the paper: {cycles} cycles × {period:.1} ns (Table 1) = {:.4} ms; the printed \
              {paper:.2} needs a period in [{lo:.3}, {hi:.3}) ns, outside the [{:.2}, {:.2}) ns that Table 1's \
-             {period:.1} stands for, so it follows neither from Table 1 nor from the paper's cycle formula{swapped}",
+             {period:.1} stands for, so it does not follow from Table 1 and the count 2(n+2)(m+4) that §5.2's F4 \
+             formula implies (and the row's other sizes match){swapped}",
             entry.model,
             period - 0.05,
             period + 0.05,
@@ -202,6 +203,12 @@ pub fn tables() -> Vec<Table> {
          not 0.79; at 1024 bits §5.2's 'slower delay specifications of the larger devices' is 21.9 ns against 20.7",
         ms(exp_full(&a256), a256.clock_mhz())
     ));
+    let clock2 = t4.note(format!(
+        "clock, radix 2 [8]: the same rule at Table 1's radix-2 periods: 2×256 parallel at the 256-bit 17.5 ns \
+         would take {:.4} ms, not 2.37; at 17.7 ns (the 512-bit design) {:.4}",
+        ms(exp_full(&r256), r256.clock_mhz()),
+        ms(exp_full(&r256), r512.clock_mhz())
+    ));
     let crt_rows = [
         (&a256, &a512, 1818.0, 1.62, 3636.0, 0.79),
         (&a512, &a1024, 3413.0, 5.87, 6826.0, 3.10),
@@ -217,12 +224,85 @@ pub fn tables() -> Vec<Table> {
             push_clbs(&mut t4, &row, half, 1 + u32::from(parallel), clbs, clb);
             push_time(&mut t4, &row, crt_total(parallel, h, h), clock_mhz, time);
             let last = t4.entries.len() - 1;
-            t4.entries[last].note.get_or_insert(clock);
+            t4.entries[last].note.get_or_insert(match half.design() {
+                Design::HighRadix => clock,
+                Design::Radix2 => clock2,
+            });
             push_cycles(&mut t4, &row, crt_total(parallel, h, h), cyc);
         }
     }
 
-    vec![t2, t3, t4, sections_6_7(&a256, &a485, &a512, &a970, &a1024)]
+    vec![
+        t2,
+        t3,
+        t4,
+        sections_6_7(&a256, &a485, &a512, &a970, &a1024),
+        section_5_1_text(),
+    ]
+}
+
+/// §5.1's claims about Table 1 (radix 16): "6 CLBs per bit of the
+/// modulus" in the units and "between 300 CLBs for the 160-bit design and
+/// 500 CLBs for the 1024-bit design" of overhead; the optimal-routing
+/// delays "14.7 ns" (160–512 bits) and "15.7 ns" (larger designs) and "the
+/// additional routing delay is about 30% above the optimal propagation
+/// delay". Recomputed from Table 1's own figures (the model takes them as
+/// given, see the unmodelled list).
+fn section_5_1_text() -> Table {
+    let mut t = Table::new(
+        format!("{FILE} §5.1"),
+        "The text's claims about Table 1 (radix 16), recomputed from Table 1's figures",
+    );
+    let overhead = |bits: usize, clbs: u32| f64::from(clbs) - 6.0 * bits as f64;
+    let all: Vec<String> = TABLE1
+        .iter()
+        .map(|&(bits, clbs, _)| format!("{} at {bits} bits", overhead(bits, clbs)))
+        .collect();
+    let note = t.note(format!(
+        "Table 1's C minus §5.1's 6 CLBs per bit: {}; the 160-bit design's overhead is 259 CLBs, not about 300, \
+         and the 1024-bit design's 489 is about 500",
+        all.join(", ")
+    ));
+    for &(bits, clbs, _) in [TABLE1[0], TABLE1[4]].iter() {
+        let paper = if bits == 160 { 300.0 } else { 500.0 };
+        let entry = Entry::new(
+            format!("{bits}-bit design"),
+            "overhead (C − 6 CLBs per bit)",
+            "CLBs",
+            Some(paper),
+            0,
+            overhead(bits, clbs),
+        );
+        t.push_noted(entry, note);
+    }
+    let optimal = |bits: usize| if bits <= 512 { 14.7 } else { 15.7 };
+    let above = |bits: usize, period: f64| (period / optimal(bits) - 1.0) * 100.0;
+    let all: Vec<String> = TABLE1
+        .iter()
+        .map(|&(bits, _, ns)| format!("{:.1} % at {bits} bits", above(bits, ns)))
+        .collect();
+    let mean = TABLE1.iter().map(|&(bits, _, ns)| above(bits, ns)).sum::<f64>() / TABLE1.len() as f64;
+    let note = t.note(format!(
+        "Table 1's T over §5.1's optimal-routing delay (14.7 ns up to 512 bits, 15.7 ns above): {}, mean {mean:.1} \
+         %; 'about 30%' holds at 768 bits only",
+        all.join(", ")
+    ));
+    for &(bits, _, ns) in &TABLE1 {
+        let entry = Entry::new(
+            format!("{bits}-bit design"),
+            "routing delay above optimal",
+            "%",
+            Some(30.0),
+            0,
+            above(bits, ns),
+        );
+        if entry.matches() {
+            t.push(entry);
+        } else {
+            t.push_noted(entry, note);
+        }
+    }
+    t
 }
 
 /// §6–7's figures: the fastest decryption times, the 1024-bit clock and the

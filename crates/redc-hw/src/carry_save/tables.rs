@@ -122,7 +122,7 @@ fn abstract_claims() -> Table {
         area,
     );
     let rsa = t.note(format!(
-        "Table II's printed throughputs give {:.2} / {:.2} − 1 = {:.2} % (32.18 % needs unrounded figures); \
+        "Table II's printed throughputs give {:.2} / {:.2} − 1 = {:.3} %, the claim (truncated, as 45.49 is); \
          with the model's Algo2 product ({slots} product times each) at Table II's clocks the gain is {:.1} %",
         p2.mbps,
         p1.mbps,

@@ -73,8 +73,10 @@ pub const NO_PARALLEL_CRT: &str = "the FDFM core runs the CRT halves one after t
 /// then Z_p, then 1" is three products modulo M; Eq. 10 has room for one,
 /// and the "× 1" would leave a factor 2^(−17·d2) in S_p.
 ///
-/// `loaded`, per half (p first): `dp = d mod (p−1)` (p−1 if that is 0),
-/// `kp = R_p^2 mod p`, `r2p = 2^(34·d2) mod p` and `zp = Z_p`.
+/// `loaded`: the core's constant for M, `minv` = −M^(−1) mod 2^17 (Alg. 2's
+/// "−M^(−1) given beforehand"), then per half (p first): `dp = d mod (p−1)`
+/// (p−1 if that is 0), `minvp` = −p^(−1) mod 2^17, `kp = R_p^2 mod p`,
+/// `r2p = 2^(34·d2) mod p` and `zp = Z_p`.
 ///
 /// Step 4 (`P = S_p + S_q`) is not on the core ("in our implementation, the
 /// first 3 steps are processed") and takes no core cycles: the host adds and
@@ -124,13 +126,23 @@ pub fn crt_decrypt(key: &CrtKey, c: &Big, radix: Option<u32>, parallel: bool) ->
         value = smaller;
     }
     phases.push(("step 4: P = Sp + Sq mod M (host, no core cycles)", 0));
-    let mut loaded = Vec::with_capacity(8);
-    for (prime, h, names) in [(p, &hp, ["dp", "kp", "r2p", "zp"]), (q, &hq, ["dq", "kq", "r2q", "zq"])] {
-        let values = [(prime, &h.exp), (prime, &h.k), (prime, &h.r2), (n, &h.z)];
-        for (name, (width, value)) in names.into_iter().zip(values) {
+    let minv = |m: &Modulus| Big::from_u64(u64::from(m.minv));
+    let mut loaded = vec![Reg {
+        name: "minv",
+        bits: DIGIT_BITS as usize,
+        value: minv(&mn),
+    }];
+    let halves = [
+        (p, &hp, minv(&mp), ["dp", "minvp", "kp", "r2p", "zp"]),
+        (q, &hq, minv(&mq), ["dq", "minvq", "kq", "r2q", "zq"]),
+    ];
+    for (prime, h, minv, names) in halves {
+        let (pb, digit) = (prime.bits(), DIGIT_BITS as usize);
+        let values = [(pb, &h.exp), (digit, &minv), (pb, &h.k), (pb, &h.r2), (n.bits(), &h.z)];
+        for (name, (bits, value)) in names.into_iter().zip(values) {
             loaded.push(Reg {
                 name,
-                bits: width.bits(),
+                bits,
                 value: value.clone(),
             });
         }
