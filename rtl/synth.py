@@ -45,6 +45,16 @@ DESIGNS = [
         "EW",
     ),
     (
+        "002 Blum-Paar array (blum_paar_array, k = 4)",
+        "blum_paar/blum_paar_array.v",
+        "blum_paar_array",
+        "M",
+        lambda bits: -(-bits // 4),
+        # 002 Table 1, radix 16 (Xilinx XC4000 CLBs, the whole exponentiator).
+        lambda bits: {512: "3,413 CLBs", 1024: "6,633 CLBs"}[bits] + " (Table 1, whole exponentiator)",
+        "",
+    ),
+    (
         "003 radix-2 carry-save (csa_r2)",
         "carry_save/csa_r2.v",
         "csa_r2",
@@ -55,18 +65,6 @@ DESIGNS = [
         "",
     ),
 ]
-DESIGNS.append(
-    (
-        "002 Blum-Paar array (blum_paar_array, k = 4)",
-        "blum_paar/blum_paar_array.v",
-        "blum_paar_array",
-        "M",
-        lambda bits: -(-bits // 4),
-        # 002 Table 1, radix 16 (Xilinx XC4000 CLBs, the whole exponentiator).
-        lambda bits: {512: "3,413 CLBs", 1024: "6,633 CLBs"}[bits] + " (Table 1, whole exponentiator)",
-        "",
-    )
-)
 DESIGNS.append(
     (
         "003 radix-4 carry-save (csa_r4)",

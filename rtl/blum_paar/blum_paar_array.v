@@ -1,6 +1,11 @@
 `timescale 1ns / 1ps
 // 002 §3.2 and §4.2-4.4: Blum and Paar's radix-2^K array ("High-radix
-// Montgomery modular exponentiation on reconfigurable hardware"), Alg. 3.2
+// Montgomery modular exponentiation on reconfigurable hardware") in the
+// golden model's timing, not the paper's: every unit of an iteration is
+// evaluated in the clock the iteration is counted in (the carry ripples
+// through all M+3 units in that clock), where the paper's systolic array
+// skews a column over the units in time. The clock counts are the paper's;
+// the path lengths are not (see the README's synthesis table). Alg. 3.2
 // after Orup: with M~ = (M' mod 2^K)*M, M~ = -1 (mod 2^K), the quotient
 // digit is q_i = S_i mod 2^K and
 //

@@ -42,7 +42,7 @@ module tb_blum_paar;
     task check_step;
         begin
             if (it_valid) begin
-                if (it >= STEPS) mismatch("iterations");
+                if (it >= STEPS) mismatch("steps");
                 else begin
                     if (s0 !== row_s[casei * STEPS + it]) mismatch("S");
                     if (q_o !== row_q[casei * STEPS + it]) mismatch("q_i");
@@ -77,7 +77,7 @@ module tb_blum_paar;
             b = mem_b[casei];
             it = 0;
             run_product;
-            if (it != STEPS) mismatch("iterations");
+            if (it != STEPS) mismatch("steps");
             check_cycles(mem_cycles[casei]);
             if (s0 !== mem_result[casei]) begin
                 $display("FAIL case %0d: S = %h, model %h", casei, s0, mem_result[casei]);

@@ -19,11 +19,15 @@ async def reset(dut):
     dut.rst.value = 0
 
 
-async def run(dut):
-    """Pulse start for one clock, wait for done; the clocks it took."""
+async def run(dut, after_start=None):
+    """Pulse start for one clock, wait for done; the clocks it took.
+    `after_start`, if given, is called once start is low again (to change
+    the inputs a design must have latched)."""
     dut.start.value = 1
     await FallingEdge(dut.clk)
     dut.start.value = 0
+    if after_start is not None:
+        after_start()
     cycles = 0
     while True:
         await RisingEdge(dut.clk)

@@ -1,6 +1,7 @@
 `timescale 1ns / 1ps
 // 004 §4.1.3 and §4.2: what Perin, Mesquita and Martins' two arrays share,
-// the control block and the quotient block (Figure 5). The control counts
+// the control block and the quotient block (Figure 5). It latches A and N'
+// at start (the caller latches B_0 and keeps S^0). The control counts
 // the product's clocks from the edge after `start` (clock 0); the quotient
 // block forms q_i at clock FIRST + STEP*i for i = 0 .. M-1:
 //
@@ -41,12 +42,13 @@ module perin_control #(
     reg [TW-1:0]  tq;   // the next quotient's clock
     reg [IW-1:0]  i;    // the next quotient's iteration
     reg [K*M-1:0] ra;
+    reg [K-1:0]   rnp;  // N'
 
     // Products mod 2^K: their high halves go unused.
     /* verilator lint_off UNUSEDSIGNAL */
     wire [2*K-1:0] a0b0 = a_now * b0;
     wire [K-1:0]   low  = s0 + a0b0[K-1:0];
-    wire [2*K-1:0] qq   = low * nprime;
+    wire [2*K-1:0] qq   = low * rnp;
     /* verilator lint_on UNUSEDSIGNAL */
     assign a_now = ra[K*i +: K];
     assign q_now = qq[K-1:0];
@@ -61,6 +63,7 @@ module perin_control #(
             q_valid <= 1'b0;
             if (start) begin
                 ra <= a;
+                rnp <= nprime;
                 t <= {TW{1'b0}};
                 tq <= FIRST[TW-1:0];
                 i <= {IW{1'b0}};

@@ -3,12 +3,16 @@
 // radix 2^K without final subtraction on M/4 arithmetic cores (Figure 7),
 // each with an 8-word RAM of its four B and N words, one multiplier block
 // (Figure 9: a_i*B_j and q_i*N_j, S^j and the k-bit carries C_SaB, C_qN
-// added in) and four processing elements reduced to one adder each
-// (Figure 10: the two low words and the one-bit carry C_PE). Clock for
-// clock the golden model's schedule (crates/redc-hw/src/perin/schedule.rs,
-// multiplexed core), n_MM = 8M clocks (Table 1):
+// added in) and the PE addition of Figure 10 (the two low words and the
+// one-bit carry C_PE). A core's four words pass its stages on consecutive
+// clocks, so one PE adder a core does the work of the paper's four PEs
+// (the model's four per-word PE stages never overlap within a core).
+// Clock for clock the golden model's schedule
+// (crates/redc-hw/src/perin/schedule.rs, multiplexed core), n_MM = 8M
+// clocks (Table 1):
 //
-//   clocks 0 .. M+1      B_j and N_j into the cores' RAMs, a_0 read
+//   clocks 0 .. M+1      the model's loading time (the cores' RAMs and A
+//                        are written in parallel at start; the RTL waits)
 //   clock Q = M+2+6i     the quotient block forms q_i (perin_control.v)
 //   clock Q+1+j          word j's core reads B_j and N_j from its RAM
 //   clock Q+2+j          its multiplier block multiplies
@@ -43,6 +47,7 @@ module perin_multiplexed #(
     output wire           q_valid
 );
     localparam integer C = M / 4;   // arithmetic cores
+    reg  [K-1:0]   rb0;             // B_0 for the quotient block
 
     reg  [K-1:0]   sw [0:M-1];      // S_i, word j in core j/4
     wire           fire;
@@ -68,12 +73,20 @@ module perin_multiplexed #(
 
     // The control and quotient blocks: q_i every 6 clocks from clock M+2.
     perin_control #(.K(K), .M(M), .FIRST(M + 2), .STEP(6), .LAST(8 * M - 1)) ctl (
-        .clk(clk), .rst(rst), .start(start), .a(a), .b0(b[K-1:0]), .s0(sw[0]),
+        .clk(clk), .rst(rst), .start(start), .a(a), .b0(rb0), .s0(sw[0]),
         .nprime(nprime), .busy(busy), .done(done), .fire(fire), .a_now(a_now),
         .q_now(q_now), .a_i(a_i), .q_i(q_i), .q_valid(q_valid)
     );
 
+    always @(posedge clk) begin
+        if (!busy && start) rb0 <= b[K-1:0];
+    end
+
     generate
+        // M must be whole cores of four words: elaboration fails otherwise.
+        if (M % 4 != 0) begin : m_not_a_multiple_of_4
+            perin_multiplexed_needs_M_a_multiple_of_4 error ();
+        end
         for (c = 0; c < C; c = c + 1) begin : core
             reg  [K-1:0] ram_b [0:3];   // the core's 8 x K RAM: B and N words
             reg  [K-1:0] ram_n [0:3];

@@ -46,7 +46,7 @@ module tb_perin;
     task check_step;
         begin
             if (q_valid) begin
-                if (it >= STEPS) mismatch("iterations");
+                if (it >= STEPS) mismatch("steps");
                 else begin
                     if (a_i !== row_a[casei * STEPS + it]) mismatch("a_i");
                     if (q_i !== row_q[casei * STEPS + it]) mismatch("q_i");
@@ -77,7 +77,7 @@ module tb_perin;
             nprime = mem_nprime[casei];
             it = 0;
             run_product;
-            if (it != STEPS) mismatch("iterations");
+            if (it != STEPS) mismatch("steps");
             check_cycles(mem_cycles[casei]);
             if (s !== mem_result[casei]) begin
                 $display("FAIL case %0d: S = %h, model %h", casei, s, mem_result[casei]);
