@@ -267,46 +267,44 @@ pub fn from_cases(spec: Spec, given: &[Given]) -> Result<Vectors, HwError> {
 /// One CRT decryption of `c` with `key` as the paper runs it.
 fn crt_case(spec: Spec, key: CrtKey, c: Big) -> Result<Case, HwError> {
     let run = crt_decrypt(spec.arch, &key, &c, spec.radix, false)?;
-    Ok(Case {
-        // Every constant of the decryption's runs is in `loaded` (crt_*).
-        constants: Vec::new(),
-        n: key.n.clone(),
-        a: c,
+    // Every constant of the decryption's runs is in `loaded` (crt_*).
+    let mut case = whole_operation(key.n.clone(), c, run.value, run.cycles, Vec::new());
+    case.crt = Some(CrtCase {
+        key,
+        loaded: run.loaded,
+        phases: run.phases,
+    });
+    Ok(case)
+}
+
+/// A case of a whole operation on `a` (no second operand, no traces); the
+/// caller says which operation.
+fn whole_operation(n: Big, a: Big, result: Big, cycles: u64, constants: Vec<Reg>) -> Case {
+    Case {
+        constants,
+        n,
+        a,
         b: Big::zero(),
-        result: run.value,
-        cycles: run.cycles,
+        result,
+        cycles,
         trace: Vec::new(),
         clocks: Vec::new(),
         parts: None,
         exp: None,
-        crt: Some(CrtCase {
-            key,
-            loaded: run.loaded,
-            phases: run.phases,
-        }),
-    })
+        crt: None,
+    }
 }
 
 /// One exponentiation `base^e mod n` by the circuit's own exponentiator.
 fn exp_case(spec: Spec, n: Big, base: Big, e: Big) -> Result<Case, HwError> {
     let circuit = build(spec.arch, &n, spec.radix)?;
     let run = circuit.exponentiate(&base, &e)?;
-    Ok(Case {
-        constants: circuit.constants(),
-        n,
-        a: base,
-        b: Big::zero(),
-        result: run.value,
-        cycles: run.cycles,
-        trace: Vec::new(),
-        clocks: Vec::new(),
-        parts: None,
-        exp: Some(ExpCase {
-            e,
-            products: run.products,
-        }),
-        crt: None,
-    })
+    let mut case = whole_operation(n, base, run.value, run.cycles, circuit.constants());
+    case.exp = Some(ExpCase {
+        e,
+        products: run.products,
+    });
+    Ok(case)
 }
 
 fn check_bits(bits: usize) -> Result<(), HwError> {
