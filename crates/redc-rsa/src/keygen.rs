@@ -19,28 +19,12 @@ pub const MIN_KEYGEN_BITS: usize = 1024;
 /// The default public exponent, F4 = 65537.
 pub const DEFAULT_E: u64 = 65537;
 
-/// The odd primes below 2^14 for trial division.
-fn small_primes() -> Vec<u64> {
-    const LIMIT: usize = 1 << 14;
-    let mut composite = vec![false; LIMIT];
-    let mut primes = Vec::new();
-    for i in 3..LIMIT {
-        if !composite[i] && i % 2 == 1 {
-            primes.push(i as u64);
-            for j in (i * i..LIMIT).step_by(2 * i) {
-                composite[j] = true;
-            }
-        }
-    }
-    primes
-}
-
-pub use redc::prime::{is_probable_prime, miller_rabin_rounds};
+pub use redc::prime::{has_small_factor, is_probable_prime, miller_rabin_rounds};
 
 /// A random probable prime of exactly `bits` bits with its two top bits set
 /// (so two of them multiply to exactly `2·bits` bits) and `gcd(e, p-1) = 1`.
 /// Candidates are tried on every core; `tried` counts them.
-fn random_prime(bits: usize, e: &Num, primes: &[u64], tried: &AtomicU64) -> Result<Num> {
+fn random_prime(bits: usize, e: &Num, tried: &AtomicU64) -> Result<Num> {
     let rounds = miller_rabin_rounds(bits);
     let found = rayon::iter::repeat(())
         .map(|()| -> Result<Option<Num>> {
@@ -58,10 +42,7 @@ fn random_prime(bits: usize, e: &Num, primes: &[u64], tried: &AtomicU64) -> Resu
             let p = Num::from_be_bytes(&bytes);
             tried.fetch_add(1, Ordering::Relaxed);
             // Trial division (a small divisor is never the prime itself: p > 2^14).
-            let has_small_factor = primes
-                .iter()
-                .any(|&sp| p.rem(&Num::from_u64(sp)).is_some_and(|r| r.is_zero()));
-            if has_small_factor {
+            if has_small_factor(&p) {
                 return Ok(None);
             }
             let pm1 = p.checked_sub(&Num::one()).unwrap_or_default();
@@ -129,7 +110,6 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
         )));
     }
     check_exponent(e)?;
-    let small = small_primes();
     let tried = AtomicU64::new(0);
     let sizes: Vec<usize> = (0..count)
         .map(|i| bits / count + usize::from(i < bits % count))
@@ -141,7 +121,7 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
         // Every value here is wiped when dropped, on the retry paths too.
         let mut primes = Zeroizing::new(Vec::with_capacity(count));
         for &size in &sizes[..count - 1] {
-            primes.push(random_prime(size, e, &small, &tried)?);
+            primes.push(random_prime(size, e, &tried)?);
             progress(tried.load(Ordering::Relaxed));
         }
         let mut head = Zeroizing::new(Num::one());
@@ -154,7 +134,7 @@ pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64
         // prime is drawn again (a few times, then all of them).
         let mut n = Zeroizing::new(Num::zero());
         for _ in 0..8 {
-            let last = random_prime(sizes[count - 1], e, &small, &tried)?;
+            let last = random_prime(sizes[count - 1], e, &tried)?;
             progress(tried.load(Ordering::Relaxed));
             *n = head.mul(&last);
             if n.bits() == bits {
@@ -234,12 +214,5 @@ mod tests {
             );
         }
         assert_eq!([1023, 1024, 4095, 4096, 8191, 8192].map(max_primes), [2, 3, 3, 4, 4, 5]);
-    }
-
-    #[test]
-    fn the_small_primes() {
-        let primes = small_primes();
-        assert_eq!(&primes[..5], &[3, 5, 7, 11, 13]);
-        assert_eq!(*primes.last().unwrap(), 16381);
     }
 }

@@ -10,6 +10,37 @@ use crate::secret::SecretNat;
 use rand_core::CryptoRngCore;
 use subtle::ConstantTimeEq;
 
+/// The odd primes below 2^14, for trial division (computed once).
+fn small_primes() -> &'static [u64] {
+    static PRIMES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    PRIMES.get_or_init(|| {
+        const LIMIT: usize = 1 << 14;
+        let mut composite = vec![false; LIMIT];
+        let mut primes = Vec::new();
+        for i in (3..LIMIT).step_by(2) {
+            if !composite[i] {
+                primes.push(i as u64);
+                for j in (i * i..LIMIT).step_by(2 * i) {
+                    composite[j] = true;
+                }
+            }
+        }
+        primes
+    })
+}
+
+/// Whether an odd prime below 2^14 other than `n` itself divides `n`: the
+/// trial division before Miller–Rabin of every prime search (one pass of
+/// single-digit remainders per small prime).
+pub fn has_small_factor(n: &Nat<u64>) -> bool {
+    small_primes().iter().any(|&sp| {
+        let r = n.digits().iter().rev().fold(0u64, |r, &d| {
+            ((u128::from(r) << 64 | u128::from(d)) % u128::from(sp)) as u64
+        });
+        r == 0 && *n != Nat::from_u64(sp)
+    })
+}
+
 /// Miller–Rabin rounds for a probable prime of `bits` bits: FIPS 186-5
 /// Table B.1 asks for 5 rounds at 1024 bits and 4 at 1536 bits and above
 /// (error below 2^-100 for RSA primes); redc doubles them.
@@ -97,6 +128,18 @@ fn random_below(n: &Nat<u64>, rng: &mut impl CryptoRngCore) -> Result<Nat<u64>, 
 mod tests {
     use super::*;
     use rand_core::OsRng;
+
+    #[test]
+    fn trial_division_finds_small_factors_only() {
+        assert_eq!(small_primes().len(), 1899);
+        assert_eq!(small_primes()[..4], [3, 5, 7, 11]);
+        assert_eq!(small_primes().last(), Some(&16381));
+        assert!(!has_small_factor(&Nat::from_u64(16381)));
+        assert!(has_small_factor(&Nat::from_u64(16381 * 3)));
+        let mersenne = Nat::pow2(127).checked_sub(&Nat::one()).unwrap();
+        assert!(!has_small_factor(&mersenne));
+        assert!(has_small_factor(&mersenne.mul(&Nat::from_u64(16363))));
+    }
 
     #[test]
     fn mersenne_fermat_and_a_strong_pseudoprime() {

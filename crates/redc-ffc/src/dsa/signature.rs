@@ -1,0 +1,126 @@
+//! A DSA signature `(r, s)` and its two encodings: DER (`Dss-Sig-Value`,
+//! RFC 3279 §2.2.2: a SEQUENCE of two INTEGERs, as OpenSSL writes it) and
+//! IEEE P1363 (`r || s`, each as many bytes as `q`). Reading is strict:
+//! DER only (no BER length forms, no padding, no negative numbers), nothing
+//! after the signature, P1363 of exactly `2·len(q)` bytes.
+
+use crate::Num;
+use crate::error::{Error, Result};
+use der::asn1::{SequenceOf, UintRef};
+use der::{Decode, Encode};
+
+/// `(r, s)`, public numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature {
+    /// `r`.
+    pub r: Num,
+    /// `s`.
+    pub s: Num,
+}
+
+impl Signature {
+    /// Reads a DER `Dss-Sig-Value`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Verification`] for anything but one strict DER SEQUENCE of
+    /// two non-negative INTEGERs.
+    pub fn from_der(bytes: &[u8]) -> Result<Self> {
+        let seq = SequenceOf::<UintRef<'_>, 2>::from_der(bytes).map_err(|_| Error::Verification)?;
+        let [r, s] = [seq.get(0), seq.get(1)];
+        let (Some(r), Some(s)) = (r, s) else {
+            return Err(Error::Verification);
+        };
+        let sig = Self {
+            r: Num::from_be_bytes(r.as_bytes()),
+            s: Num::from_be_bytes(s.as_bytes()),
+        };
+        // The decoder is strict DER; encoding again and comparing leaves no
+        // doubt that nothing else was accepted.
+        if sig.to_der()? != bytes {
+            return Err(Error::Verification);
+        }
+        Ok(sig)
+    }
+
+    /// Writes the DER `Dss-Sig-Value`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Encoding`] if the encoder fails.
+    pub fn to_der(&self) -> Result<Vec<u8>> {
+        let (r, s) = (self.r.to_be_bytes(), self.s.to_be_bytes());
+        let encoding = |e: der::Error| Error::Encoding(format!("DSA signature: {e}"));
+        let mut seq = SequenceOf::<UintRef<'_>, 2>::new();
+        seq.add(UintRef::new(&r).map_err(encoding)?).map_err(encoding)?;
+        seq.add(UintRef::new(&s).map_err(encoding)?).map_err(encoding)?;
+        seq.to_der().map_err(encoding)
+    }
+
+    /// Reads `r || s`, each `q_len` bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Verification`] for another length.
+    pub fn from_p1363(bytes: &[u8], q_len: usize) -> Result<Self> {
+        if bytes.len() != 2 * q_len {
+            return Err(Error::Verification);
+        }
+        let (r, s) = bytes.split_at(q_len);
+        Ok(Self {
+            r: Num::from_be_bytes(r),
+            s: Num::from_be_bytes(s),
+        })
+    }
+
+    /// Writes `r || s`, each `q_len` bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Encoding`] when `r` or `s` is longer than `q_len` bytes.
+    pub fn to_p1363(&self, q_len: usize) -> Result<Vec<u8>> {
+        let part = |x: &Num| {
+            x.to_be_bytes_padded(q_len)
+                .ok_or_else(|| Error::Encoding(format!("DSA signature: a value longer than {q_len} bytes")))
+        };
+        Ok([part(&self.r)?, part(&self.s)?].concat())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn der_round_trips_and_refuses_what_is_not_der() {
+        let sig = Signature {
+            r: Num::from_u64(0x80),
+            s: Num::from_u64(1),
+        };
+        let der = sig.to_der().unwrap();
+        assert_eq!(der, [0x30, 7, 2, 2, 0, 0x80, 2, 1, 1]);
+        assert_eq!(Signature::from_der(&der).unwrap(), sig);
+        for bad in [
+            vec![0x30, 7, 2, 2, 0, 0x80, 2, 1, 1, 0],    // trailing byte
+            vec![0x30, 0x81, 7, 2, 2, 0, 0x80, 2, 1, 1], // long-form length
+            vec![0x30, 8, 2, 3, 0, 0, 0x80, 2, 1, 1],    // padded r
+            vec![0x30, 6, 2, 1, 0x80, 2, 1, 1],          // negative r
+            vec![0x30, 3, 2, 1, 1],                      // one integer
+            vec![0x30, 9, 2, 1, 1, 2, 1, 1, 2, 1, 1],    // three
+        ] {
+            assert!(Signature::from_der(&bad).is_err(), "{bad:02x?}");
+        }
+    }
+
+    #[test]
+    fn p1363_has_fixed_lengths() {
+        let sig = Signature {
+            r: Num::from_u64(5),
+            s: Num::from_u64(0x1234),
+        };
+        let bytes = sig.to_p1363(3).unwrap();
+        assert_eq!(bytes, [0, 0, 5, 0, 0x12, 0x34]);
+        assert_eq!(Signature::from_p1363(&bytes, 3).unwrap(), sig);
+        assert!(Signature::from_p1363(&bytes[1..], 3).is_err());
+    }
+}

@@ -1,0 +1,337 @@
+//! PKCS#8 `PrivateKeyInfo` and X.509 `SubjectPublicKeyInfo` for
+//! Diffie-Hellman and DSA keys, as OpenSSL writes them, through the
+//! RustCrypto `pkcs8`, `spki` and `der` crates:
+//!
+//! | key | algorithm | parameters | key field |
+//! |---|---|---|---|
+//! | DH | `dhKeyAgreement` (PKCS#3, 1.2.840.113549.1.3.1) | `DHParameter ::= SEQUENCE { p, g, privateValueLength OPTIONAL }` | INTEGER `x` or `y` |
+//! | DSA | `id-dsa` (RFC 3279, 1.2.840.10040.4.1) | `Dss-Parms ::= SEQUENCE { p, q, g }` | INTEGER `x` or `y` |
+//!
+//! A DH key must be of a named group ([`Group::from_numbers`]): that is
+//! what `openssl genpkey -pkeyopt group:NAME` writes, and what gives `q`
+//! for the subgroup check. PEM is read by its label (`PRIVATE KEY`, `PUBLIC
+//! KEY`), DER by trying both structures.
+
+use crate::dh::{DhPrivateKey, DhPublicKey};
+use crate::dsa::{DsaParams, DsaPrivateKey, DsaPublicKey};
+use crate::error::{Error, Result};
+use crate::{Group, Num};
+use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, SequenceOf, UintRef};
+use der::pem::LineEnding;
+use der::{Decode, Document, Encode, SecretDocument};
+use pkcs8::PrivateKeyInfo;
+use redc::SecretNat;
+use spki::{AlgorithmIdentifierRef, SubjectPublicKeyInfoRef};
+use std::sync::Arc;
+use zeroize::Zeroizing;
+
+/// `dhKeyAgreement` (PKCS#3).
+pub const DH_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.3.1");
+/// `id-dsa` (RFC 3279).
+pub const DSA_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10040.4.1");
+/// `rsaEncryption`, recognised to say that a key is RSA.
+const RSA_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.1.1");
+
+/// A key read by [`read_key`].
+#[derive(Debug, Clone)]
+pub enum AnyKey {
+    /// A Diffie-Hellman private key.
+    DhPrivate(DhPrivateKey),
+    /// A Diffie-Hellman public key.
+    DhPublic(DhPublicKey),
+    /// A DSA private key.
+    DsaPrivate(DsaPrivateKey),
+    /// A DSA public key.
+    DsaPublic(DsaPublicKey),
+}
+
+/// The algorithm of a key file, as far as its outer structure tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyKind {
+    /// RSA (PKCS#1, or PKCS#8/SPKI with `rsaEncryption`), or an encrypted
+    /// PKCS#8 key (only RSA keys are read encrypted).
+    Rsa,
+    /// Diffie-Hellman.
+    Dh,
+    /// DSA.
+    Dsa,
+}
+
+/// The kind of key in `bytes` (PEM or DER), without checking its numbers;
+/// `None` for something that is no key of these formats.
+pub fn key_kind(bytes: &[u8]) -> Option<KeyKind> {
+    let (label, der) = match pem(bytes) {
+        Some(pem) => {
+            let (label, der) = pem.ok()?;
+            (Some(label), Zeroizing::new(der))
+        }
+        None => (None, Zeroizing::new(bytes.to_vec())),
+    };
+    match label.as_deref() {
+        Some("RSA PRIVATE KEY" | "RSA PUBLIC KEY" | "ENCRYPTED PRIVATE KEY") => return Some(KeyKind::Rsa),
+        Some("DSA PRIVATE KEY") => return Some(KeyKind::Dsa),
+        _ => {}
+    }
+    let oid = PrivateKeyInfo::try_from(der.as_slice())
+        .map(|k| k.algorithm.oid)
+        .or_else(|_| SubjectPublicKeyInfoRef::try_from(der.as_slice()).map(|k| k.algorithm.oid))
+        .ok();
+    match oid {
+        Some(DH_OID) => Some(KeyKind::Dh),
+        Some(DSA_OID) => Some(KeyKind::Dsa),
+        Some(_) => Some(KeyKind::Rsa),
+        // DER that is neither: PKCS#1 or encrypted PKCS#8, RSA's own.
+        None if label.is_none() && bytes.first() == Some(&0x30) => Some(KeyKind::Rsa),
+        None => None,
+    }
+}
+
+/// The PEM block in `bytes`, if there is one: `(label, DER)` or the error.
+fn pem(bytes: &[u8]) -> Option<Result<(String, Vec<u8>)>> {
+    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
+    let start = find(bytes, b"-----BEGIN ")?;
+    let block = &bytes[start..];
+    // Text after the END line is ignored (RFC 7468 §2), as before BEGIN.
+    let end = find(block, b"-----END ")
+        .and_then(|e| find(&block[e + 9..], b"-----").map(|c| e + 9 + c + 5))
+        .unwrap_or(block.len());
+    Some(
+        der::pem::decode_vec(&block[..end])
+            .map(|(label, der)| (label.to_string(), der))
+            .map_err(|e| Error::Encoding(format!("PEM: {e}"))),
+    )
+}
+
+/// Reads a DH or DSA key: PEM (`PRIVATE KEY`, `PUBLIC KEY`) or DER
+/// (PKCS#8, then SPKI).
+///
+/// # Errors
+///
+/// [`Error::Encoding`] for input that is no such key (an RSA key is named
+/// as one); [`Error::InvalidParameters`] and [`Error::InvalidKey`] for
+/// numbers that fail their checks; [`Error::Unsupported`] for a DH key of a
+/// group that is not named.
+pub fn read_key(bytes: &[u8]) -> Result<AnyKey> {
+    match pem(bytes) {
+        Some(pem) => {
+            let (label, der) = pem?;
+            let der = Zeroizing::new(der);
+            match label.as_str() {
+                "PRIVATE KEY" => private_from_der(&der),
+                "PUBLIC KEY" => public_from_der(&der),
+                other => Err(Error::Encoding(format!(
+                    "PEM label \"{other}\" (expected PRIVATE KEY or PUBLIC KEY)"
+                ))),
+            }
+        }
+        None if bytes.first() == Some(&0x30) => {
+            if PrivateKeyInfo::try_from(bytes).is_ok() {
+                private_from_der(bytes)
+            } else {
+                public_from_der(bytes)
+            }
+        }
+        None => Err(Error::Encoding(
+            "not a key: neither DER (a SEQUENCE) nor PEM (no \"-----BEGIN\" line)".into(),
+        )),
+    }
+}
+
+fn encoding(what: &str) -> impl Fn(der::Error) -> Error + '_ {
+    move |e| Error::Encoding(format!("{what}: {e}"))
+}
+
+fn algorithm_error(oid: ObjectIdentifier) -> Error {
+    if oid == RSA_OID {
+        Error::Encoding("an RSA key, not a Diffie-Hellman or DSA key".into())
+    } else {
+        Error::Encoding(format!("algorithm {oid} is neither dhKeyAgreement nor id-dsa"))
+    }
+}
+
+/// The INTEGERs of the parameters (two or three).
+fn parameter_ints(params: Option<AnyRef<'_>>) -> Result<Vec<Num>> {
+    let params = params.ok_or_else(|| Error::Encoding("the key has no domain parameters".into()))?;
+    let seq: SequenceOf<UintRef<'_>, 3> = params.decode_as().map_err(encoding("domain parameters"))?;
+    Ok(seq.iter().map(|i| Num::from_be_bytes(i.as_bytes())).collect())
+}
+
+fn dh_group(ints: &[Num]) -> Result<Group> {
+    let [p, g, ..] = ints else {
+        return Err(Error::Encoding("DHParameter: expected p and g".into()));
+    };
+    Group::from_numbers(p, g).ok_or_else(|| {
+        Error::Unsupported(format!(
+            "Diffie-Hellman parameters of {} bits that are not a named group (ffdhe2048..8192, modp_1536..8192)",
+            p.bits()
+        ))
+    })
+}
+
+fn dsa_params(ints: Vec<Num>) -> Result<Arc<DsaParams>> {
+    let Ok([p, q, g]) = <[Num; 3]>::try_from(ints) else {
+        return Err(Error::Encoding("Dss-Parms: expected p, q and g".into()));
+    };
+    Ok(Arc::new(DsaParams::new(p, q, g)?))
+}
+
+fn private_from_der(der: &[u8]) -> Result<AnyKey> {
+    let info = PrivateKeyInfo::try_from(der).map_err(|e| Error::Encoding(format!("PKCS#8: {e}")))?;
+    let x = UintRef::from_der(info.private_key).map_err(encoding("private value x"))?;
+    let ints = parameter_ints(info.algorithm.parameters)?;
+    let width = |n: &Num| n.digits().len().max(x.as_bytes().len().div_ceil(8));
+    match info.algorithm.oid {
+        DH_OID => {
+            let group = dh_group(&ints)?;
+            let x = SecretNat::from_be_bytes(x.as_bytes(), width(group.params().p.n()))
+                .ok_or_else(|| Error::InvalidKey("private value x".into()))?;
+            DhPrivateKey::from_exponent(group, &x).map(AnyKey::DhPrivate)
+        }
+        DSA_OID => {
+            let params = dsa_params(ints)?;
+            let x = SecretNat::from_be_bytes(x.as_bytes(), width(params.q()))
+                .ok_or_else(|| Error::InvalidKey("private value x".into()))?;
+            DsaPrivateKey::from_exponent(params, &x).map(AnyKey::DsaPrivate)
+        }
+        oid => Err(algorithm_error(oid)),
+    }
+}
+
+fn public_from_der(der: &[u8]) -> Result<AnyKey> {
+    let info =
+        SubjectPublicKeyInfoRef::try_from(der).map_err(|e| Error::Encoding(format!("SubjectPublicKeyInfo: {e}")))?;
+    let bits = info
+        .subject_public_key
+        .as_bytes()
+        .ok_or_else(|| Error::Encoding("public key BIT STRING with unused bits".into()))?;
+    let y = Num::from_be_bytes(UintRef::from_der(bits).map_err(encoding("public value y"))?.as_bytes());
+    let ints = parameter_ints(info.algorithm.parameters)?;
+    match info.algorithm.oid {
+        DH_OID => {
+            let group = dh_group(&ints)?;
+            DhPublicKey::new(group, y)
+                .map(AnyKey::DhPublic)
+                .map_err(|e| Error::InvalidKey(format!("public value y: {e}")))
+        }
+        DSA_OID => DsaPublicKey::new(dsa_params(ints)?, y).map(AnyKey::DsaPublic),
+        oid => Err(algorithm_error(oid)),
+    }
+}
+
+/// The parameters' DER: a SEQUENCE of INTEGERs.
+fn params_der(ints: &[&Num]) -> Result<Vec<u8>> {
+    let bytes: Vec<Vec<u8>> = ints.iter().map(|n| n.to_be_bytes()).collect();
+    let mut seq = SequenceOf::<UintRef<'_>, 3>::new();
+    for b in &bytes {
+        seq.add(UintRef::new(b).map_err(encoding("parameters"))?)
+            .map_err(encoding("parameters"))?;
+    }
+    seq.to_der().map_err(encoding("parameters"))
+}
+
+fn pkcs8(oid: ObjectIdentifier, params: &[&Num], x: &SecretNat) -> Result<SecretDocument> {
+    let params = params_der(params)?;
+    let x = x.reveal().to_be_bytes();
+    let x = Zeroizing::new(x);
+    let x_der = Zeroizing::new(
+        UintRef::new(&x)
+            .and_then(|i| i.to_der())
+            .map_err(encoding("private value x"))?,
+    );
+    let info = PrivateKeyInfo {
+        algorithm: AlgorithmIdentifierRef {
+            oid,
+            parameters: Some(AnyRef::from_der(&params).map_err(encoding("parameters"))?),
+        },
+        private_key: &x_der,
+        public_key: None,
+    };
+    SecretDocument::encode_msg(&info).map_err(encoding("PKCS#8"))
+}
+
+fn spki(oid: ObjectIdentifier, params: &[&Num], y: &Num) -> Result<Document> {
+    let params = params_der(params)?;
+    let y = y.to_be_bytes();
+    let y_der = UintRef::new(&y)
+        .and_then(|i| i.to_der())
+        .map_err(encoding("public value y"))?;
+    let info = SubjectPublicKeyInfoRef {
+        algorithm: AlgorithmIdentifierRef {
+            oid,
+            parameters: Some(AnyRef::from_der(&params).map_err(encoding("parameters"))?),
+        },
+        subject_public_key: BitStringRef::from_bytes(&y_der).map_err(encoding("public key"))?,
+    };
+    Document::encode_msg(&info).map_err(encoding("SubjectPublicKeyInfo"))
+}
+
+/// Writers of both key kinds' files (the same four for each).
+pub trait KeyFile {
+    /// The PKCS#8 or SPKI document.
+    fn document(&self) -> Result<SecretDocument>;
+    /// Whether the document is a private key (its PEM label).
+    fn is_private(&self) -> bool;
+
+    /// DER.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Encoding`] if the encoder fails.
+    fn to_der(&self) -> Result<Zeroizing<Vec<u8>>> {
+        Ok(self.document()?.to_bytes())
+    }
+
+    /// PEM (`PRIVATE KEY` or `PUBLIC KEY`, LF line endings, 64 columns).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Encoding`] if the encoder fails.
+    fn to_pem(&self) -> Result<Zeroizing<String>> {
+        let label = if self.is_private() { "PRIVATE KEY" } else { "PUBLIC KEY" };
+        self.document()?.to_pem(label, LineEnding::LF).map_err(encoding("PEM"))
+    }
+}
+
+fn public_document(doc: &Document) -> Result<SecretDocument> {
+    SecretDocument::try_from(doc.as_bytes()).map_err(encoding("SubjectPublicKeyInfo"))
+}
+
+impl KeyFile for DhPrivateKey {
+    fn document(&self) -> Result<SecretDocument> {
+        let params = self.group().params();
+        pkcs8(DH_OID, &[params.p.n(), &params.g], self.exponent())
+    }
+    fn is_private(&self) -> bool {
+        true
+    }
+}
+
+impl KeyFile for DhPublicKey {
+    fn document(&self) -> Result<SecretDocument> {
+        let params = self.group().params();
+        public_document(&spki(DH_OID, &[params.p.n(), &params.g], self.y())?)
+    }
+    fn is_private(&self) -> bool {
+        false
+    }
+}
+
+impl KeyFile for DsaPrivateKey {
+    fn document(&self) -> Result<SecretDocument> {
+        let p = self.params();
+        pkcs8(DSA_OID, &[p.p(), p.q(), p.g()], self.exponent())
+    }
+    fn is_private(&self) -> bool {
+        true
+    }
+}
+
+impl KeyFile for DsaPublicKey {
+    fn document(&self) -> Result<SecretDocument> {
+        let p = self.params();
+        public_document(&spki(DSA_OID, &[p.p(), p.q(), p.g()], self.y())?)
+    }
+    fn is_private(&self) -> bool {
+        false
+    }
+}

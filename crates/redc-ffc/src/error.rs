@@ -1,0 +1,39 @@
+//! Errors of the finite-field layer. Each names the value that is wrong
+//! (`peer public value`, `p`, `g`, `signature`), never a secret's digits.
+
+/// Everything that can go wrong in `redc-ffc`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// Domain parameters that fail validation; the message names the value
+    /// (`p`, `q`, `g`, `L`, `N`, `seed`) and the check.
+    #[error("invalid domain parameters: {0}")]
+    InvalidParameters(String),
+    /// A key whose numbers do not fit its parameters (the message says which).
+    #[error("invalid key: {0}")]
+    InvalidKey(String),
+    /// A peer's Diffie-Hellman public value out of range or outside the
+    /// prime-order subgroup (SP 800-56A §5.6.2.3.1).
+    #[error("invalid peer public value: {0}")]
+    InvalidPeer(&'static str),
+    /// A signature that does not verify (or is malformed: one error for both).
+    #[error("invalid signature")]
+    Verification,
+    /// A hash this algorithm does not take.
+    #[error("hash {0} is not supported for DSA (SHA-1 and SHA-2 are)")]
+    UnsupportedHash(&'static str),
+    /// A group name or (L, N) pair that is not offered.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// The operating system's random generator failed.
+    #[error("random number generator failed")]
+    Rng,
+    /// Key encoding or decoding (PEM, DER, PKCS#8, SPKI).
+    #[error("key encoding: {0}")]
+    Encoding(String),
+    /// The batch engine refused a job or cannot run.
+    #[error("engine: {0}")]
+    Engine(#[from] redc::EngineError),
+}
+
+/// `Result` with [`Error`].
+pub type Result<T> = core::result::Result<T, Error>;
