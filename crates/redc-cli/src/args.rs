@@ -27,11 +27,13 @@ pub(crate) enum Command {
     Demo,
     /// Word operations per Montgomery product for each schedule (Koç's analysis).
     Counts(CountsArgs),
-    /// Generate an RSA private key (PKCS#8 PEM by default; PKCS#1, DER, multi-prime on request).
+    /// Generate a private key: RSA (PKCS#8 PEM by default; PKCS#1, DER, multi-prime on
+    /// request) or DSA (--algorithm dsa: new FIPS 186-4 parameters and a key, PKCS#8).
     Keygen(KeygenArgs),
     /// Print the public key (SPKI PEM by default) of a private or public key file.
     Pubkey(PubkeyArgs),
-    /// Sign a file (RSASSA-PSS by default); the raw signature bytes, as `openssl dgst -sign` writes them.
+    /// Sign a file with an RSA key (RSASSA-PSS by default) or a DSA key (RFC 6979 nonce by
+    /// default); the raw signature bytes, as `openssl dgst -sign` writes them.
     Sign(SignArgs),
     /// Verify a signature: exit status 0 if valid, 1 if not, 2 for bad input.
     Verify(VerifyArgs),
@@ -44,6 +46,12 @@ pub(crate) enum Command {
     /// One RSA operation per message, as `openssl pkeyutl` does, and batches with one key.
     #[command(subcommand)]
     Rsa(RsaCommand),
+    /// Finite-field Diffie-Hellman over the RFC 7919 and RFC 3526 groups.
+    #[command(subcommand)]
+    Dh(DhCommand),
+    /// DSA batches with one key (single signatures: `redc sign` and `redc verify`).
+    #[command(subcommand)]
+    Dsa(DsaCommand),
     /// Run a golden model of a paper's multiplier circuit: result checked against redc, cycles,
     /// time, utilization; or (--table PAPER) print a paper's tables beside the model's figures.
     Sim(SimArgs),
@@ -86,33 +94,49 @@ pub(crate) struct PasswordArgs {
     pub(crate) password_file: Option<PathBuf>,
 }
 
+/// Key algorithms of `redc keygen`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Algorithm {
+    /// RSA.
+    Rsa,
+    /// DSA (FIPS 186-4): --bits is L (2048 or 3072), --qbits N.
+    Dsa,
+}
+
 /// Arguments of `redc keygen`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct KeygenArgs {
-    /// Modulus size in bits (1024..=16384).
+    /// The key's algorithm.
+    #[arg(long, value_enum, default_value_t = Algorithm::Rsa)]
+    pub(crate) algorithm: Algorithm,
+    /// Modulus size in bits: RSA 1024..=16384; DSA's p, 2048 or 3072.
     #[arg(long, default_value_t = 3072)]
     pub(crate) bits: usize,
-    /// Public exponent (odd, >= 3).
-    #[arg(long, default_value = "65537")]
-    pub(crate) e: Number,
-    /// Number of primes (multi-prime RSA, RFC 8017): 2, or up to 3 from 1024 bits, 4 from
-    /// 4096, 5 from 8192 (OpenSSL's limits).
-    #[arg(long, default_value_t = 2)]
-    pub(crate) primes: usize,
+    /// DSA only: the size of q, 224 or 256 with --bits 2048, 256 with 3072. [default: 256,
+    /// or 224 with --bits 2048, as OpenSSL]
+    #[arg(long, value_name = "N")]
+    pub(crate) qbits: Option<usize>,
+    /// RSA only: public exponent (odd, >= 3). [default: 65537]
+    #[arg(long)]
+    pub(crate) e: Option<Number>,
+    /// RSA only: number of primes (multi-prime RSA, RFC 8017): 2, or up to 3 from 1024 bits,
+    /// 4 from 4096, 5 from 8192 (OpenSSL's limits). [default: 2]
+    #[arg(long)]
+    pub(crate) primes: Option<usize>,
     /// Write the private key here (default stdout).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
     /// Also write the public key (SPKI PEM) here.
     #[arg(long = "pub", value_name = "FILE")]
     pub(crate) public: Option<PathBuf>,
-    /// Private key format.
+    /// Private key format (PKCS#1 for RSA only).
     #[arg(long, value_enum, default_value_t = KeyFormat::Pkcs8)]
     pub(crate) format: KeyFormat,
     /// Encoding of both key files (DER is binary: never written to a terminal).
     #[arg(long, value_enum, default_value_t = OutForm::Pem)]
     pub(crate) outform: OutForm,
-    /// Encrypt the private key (PKCS#8 PBES2) with the password from --password-file,
-    /// REDC_KEY_PASSWORD or the terminal.
+    /// RSA only: encrypt the private key (PKCS#8 PBES2) with the password from
+    /// --password-file, REDC_KEY_PASSWORD or the terminal.
     #[arg(long)]
     pub(crate) encrypt: bool,
     /// Replace key files that already exist (without it, keygen refuses to overwrite a key).
@@ -180,18 +204,24 @@ pub(crate) enum SigScheme {
 /// Options shared by sign and verify.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SigOptions {
-    /// Key file: private for sign; private or public for verify.
+    /// Key file, RSA or DSA (the command follows the key): private for sign; private or
+    /// public for verify.
     #[arg(long, value_name = "KEY")]
     pub(crate) key: PathBuf,
-    /// Signature scheme.
-    #[arg(long, value_enum, default_value_t = SigScheme::Pss)]
-    pub(crate) scheme: SigScheme,
-    /// Hash: sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224..sha3-512, shake128, shake256 (PSS).
+    /// RSA only: signature scheme. [default: pss]
+    #[arg(long, value_enum)]
+    pub(crate) scheme: Option<SigScheme>,
+    /// Hash: sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224..sha3-512 (RSA),
+    /// shake128, shake256 (PSS).
     #[arg(long, default_value = "sha256")]
     pub(crate) hash: String,
-    /// PSS salt length in bytes (sign: default the hash length; verify: default auto-detect).
+    /// RSA PSS only: salt length in bytes (sign: default the hash length; verify: default
+    /// auto-detect).
     #[arg(long, value_name = "N")]
     pub(crate) salt_len: Option<usize>,
+    /// DSA only: the signature's encoding. [default: der]
+    #[arg(long, value_enum)]
+    pub(crate) sig_format: Option<SigFormat>,
     /// The message file (- for stdin, the default).
     #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
     pub(crate) input: PathBuf,
@@ -199,11 +229,32 @@ pub(crate) struct SigOptions {
     pub(crate) password: PasswordArgs,
 }
 
+/// DSA signature encodings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SigFormat {
+    /// DER `Dss-Sig-Value` (RFC 3279), as `openssl dgst -sign` writes.
+    Der,
+    /// IEEE P1363: r || s, each as long as q.
+    P1363,
+}
+
+/// How a DSA signature's nonce is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum NonceArg {
+    /// RFC 6979: from the key and the message's hash.
+    Deterministic,
+    /// From the operating system's random generator.
+    Random,
+}
+
 /// Arguments of `redc sign`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct SignArgs {
     #[command(flatten)]
     pub(crate) opts: SigOptions,
+    /// DSA only: the nonce k. [default: deterministic]
+    #[arg(long, value_enum)]
+    pub(crate) nonce: Option<NonceArg>,
     /// Write the signature here (- for stdout, the default).
     #[arg(short = 'o', long, value_name = "SIG", default_value = "-")]
     pub(crate) output: PathBuf,
@@ -253,6 +304,136 @@ pub(crate) enum RsaCommand {
     PrivateBatch(BatchArgs<PrivateOp>),
     /// Many public-key operations with one key: JSON Lines {"in": HEX[, "sig": HEX]} in.
     PublicBatch(BatchArgs<PublicOp>),
+}
+
+/// `redc dh ...`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum DhCommand {
+    /// Generate a Diffie-Hellman private key of a named group (PKCS#8, as `openssl genpkey
+    /// -algorithm DH -pkeyopt group:NAME` writes).
+    Genkey(DhGenkeyArgs),
+    /// Print the public key (SPKI) of a Diffie-Hellman key file.
+    Pubkey(DhPubkeyArgs),
+    /// The shared secret with a peer's public key (as `openssl pkeyutl -derive -pkeyopt
+    /// dh_pad:1`: as long as p), raw bytes.
+    Derive(DhDeriveArgs),
+    /// Many derivations with one key: JSON Lines {"peer": HEX} (the peer's public value y,
+    /// big-endian) in, {"out": HEX} out.
+    DeriveBatch(DhBatchArgs),
+}
+
+/// Arguments of `redc dh genkey`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct DhGenkeyArgs {
+    /// The group: ffdhe2048, ffdhe3072, ffdhe4096, ffdhe6144, ffdhe8192 (RFC 7919),
+    /// modp_1536, modp_2048, modp_3072, modp_4096, modp_6144, modp_8192 (RFC 3526).
+    #[arg(long, default_value = "ffdhe2048")]
+    pub(crate) group: String,
+    /// The private exponent's length in bits, from the group's (RFC 7919 §5.2: 225 for
+    /// ffdhe2048 .. 400 for ffdhe8192) to the size of q (p's bits - 1, a full-size exponent).
+    /// [default: the group's]
+    #[arg(long, value_name = "BITS")]
+    pub(crate) exponent_bits: Option<usize>,
+    /// Write the private key here (default stdout).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// Also write the public key (SPKI) here.
+    #[arg(long = "pub", value_name = "FILE")]
+    pub(crate) public: Option<PathBuf>,
+    /// Encoding of both key files (DER is binary: never written to a terminal).
+    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    pub(crate) outform: OutForm,
+    /// Replace key files that already exist.
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// Arguments of `redc dh pubkey`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct DhPubkeyArgs {
+    /// A Diffie-Hellman private or public key file (PEM or DER).
+    #[arg(value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// Encoding (DER is binary: never written to a terminal).
+    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    pub(crate) outform: OutForm,
+    /// Write the public key here (- for stdout, the default).
+    #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
+    pub(crate) output: PathBuf,
+}
+
+/// Arguments of `redc dh derive`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct DhDeriveArgs {
+    /// Our private key.
+    #[arg(long, value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// The peer's public key (or a private key, whose public half is used), of the same group.
+    #[arg(long, value_name = "PEERKEY")]
+    pub(crate) peer: PathBuf,
+    /// Leave out the leading zero bytes of the secret, as `openssl pkeyutl -derive` does
+    /// without `-pkeyopt dh_pad:1`.
+    #[arg(long)]
+    pub(crate) unpadded: bool,
+    /// Write the secret here (- for stdout, the default; never to a terminal).
+    #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
+    pub(crate) output: PathBuf,
+}
+
+/// Arguments of `redc dh derive-batch`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct DhBatchArgs {
+    /// Our private key.
+    #[arg(long, value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// JSON Lines input (- for stdin, the default).
+    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
+    pub(crate) input: PathBuf,
+    /// Output (- for stdout, the default).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// The engine: auto (the GPU if usable, else the fastest CPU backend) or a backend by name.
+    /// [default: REDC_BACKEND, else auto]
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    pub(crate) backend: Option<BackendArg>,
+}
+
+/// `redc dsa ...`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum DsaCommand {
+    /// Many signatures with one private key: JSON Lines {"in": HEX} (the message) in,
+    /// {"sig": HEX} out.
+    SignBatch(DsaBatchArgs),
+    /// Many verifications with one key: JSON Lines {"in": HEX, "sig": HEX} in,
+    /// {"valid": true|false} out.
+    VerifyBatch(DsaBatchArgs),
+}
+
+/// Arguments of `redc dsa sign-batch|verify-batch`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct DsaBatchArgs {
+    /// Key file (private to sign; private or public to verify).
+    #[arg(long, value_name = "KEY")]
+    pub(crate) key: PathBuf,
+    /// Hash of the messages: sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256.
+    #[arg(long, default_value = "sha256")]
+    pub(crate) hash: String,
+    /// The signatures' encoding.
+    #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+    pub(crate) sig_format: SigFormat,
+    /// Signing only: the nonce k.
+    #[arg(long, value_enum, default_value_t = NonceArg::Deterministic)]
+    pub(crate) nonce: NonceArg,
+    /// JSON Lines input (- for stdin, the default).
+    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
+    pub(crate) input: PathBuf,
+    /// Output (- for stdout, the default).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// The engine: auto (the GPU if usable, else the fastest CPU backend) or a backend by name.
+    /// [default: REDC_BACKEND, else auto]
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    pub(crate) backend: Option<BackendArg>,
 }
 
 /// Encryption schemes.

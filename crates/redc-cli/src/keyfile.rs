@@ -3,6 +3,7 @@
 
 use crate::args::PasswordArgs;
 use crate::failure::{BadInput, bad_input};
+use redc_ffc::encoding::{KeyKind, key_kind};
 use redc_rsa::encoding::{AnyKey, read_key};
 use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey};
 use std::io::Read;
@@ -125,13 +126,18 @@ pub(crate) fn read_input(path: &Path, what: &str) -> anyhow::Result<Vec<u8>> {
 /// password is named as such, and ignored for a key that is not encrypted.
 pub(crate) fn load_key(path: &Path, pw: &PasswordArgs, option: &str) -> anyhow::Result<AnyKey> {
     let bytes = Zeroizing::new(read_input(path, option)?);
+    rsa_key_from(&bytes, path, pw, option)
+}
+
+/// An RSA key from the bytes of the file at `path`, as [`load_key`] reads it.
+pub(crate) fn rsa_key_from(bytes: &[u8], path: &Path, pw: &PasswordArgs, option: &str) -> anyhow::Result<AnyKey> {
     let mut password = given_password(pw)?;
-    let mut key = read_key(&bytes, password.as_ref().map(|p| p.bytes.as_slice()));
+    let mut key = read_key(bytes, password.as_ref().map(|p| p.bytes.as_slice()));
     // An encrypted key and no password given: ask on the terminal, if any.
     if matches!(key, Err(Error::PasswordRequired))
         && let Some(typed) = prompt(&format!("Password for {}: ", path.display()))?
     {
-        key = read_key(&bytes, Some(&typed.bytes));
+        key = read_key(bytes, Some(&typed.bytes));
         password = Some(typed);
     }
     key.map_err(|e| match (e, &password) {
@@ -207,4 +213,41 @@ pub(crate) fn parse_hex(text: &str, field: &str) -> anyhow::Result<Vec<u8>> {
 /// Lower-case hexadecimal.
 pub(crate) fn to_hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// An error of the finite-field layer as a command-line error: bad input
+/// (status 2) for everything but a failing random generator.
+pub(crate) fn ffc_error(context: &str, e: &redc_ffc::Error) -> anyhow::Error {
+    match e {
+        redc_ffc::Error::Rng => anyhow::anyhow!("{context}: {e}"),
+        _ => anyhow::Error::new(BadInput(format!("{context}: {e}"))),
+    }
+}
+
+/// A key file given as `option`, and what kind of key it holds (RSA when
+/// its structure says nothing else, so that RSA's reader names the problem).
+pub(crate) fn key_file(path: &Path, option: &str) -> anyhow::Result<(Zeroizing<Vec<u8>>, KeyKind)> {
+    let bytes = Zeroizing::new(read_input(path, option)?);
+    let kind = key_kind(&bytes).unwrap_or(KeyKind::Rsa);
+    Ok((bytes, kind))
+}
+
+/// A Diffie-Hellman or DSA key from the bytes of the file at `path`.
+pub(crate) fn ffc_key_from(bytes: &[u8], path: &Path, option: &str) -> anyhow::Result<redc_ffc::AnyKey> {
+    redc_ffc::read_key(bytes).map_err(|e| ffc_error(&format!("{option} {}", path.display()), &e))
+}
+
+/// A Diffie-Hellman or DSA key file given as `option`.
+pub(crate) fn load_ffc(path: &Path, option: &str) -> anyhow::Result<redc_ffc::AnyKey> {
+    let bytes = Zeroizing::new(read_input(path, option)?);
+    ffc_key_from(&bytes, path, option)
+}
+
+/// The name of a key kind, for messages.
+pub(crate) fn kind_name(kind: KeyKind) -> &'static str {
+    match kind {
+        KeyKind::Rsa => "an RSA key",
+        KeyKind::Dh => "a Diffie-Hellman key",
+        KeyKind::Dsa => "a DSA key",
+    }
 }

@@ -1,10 +1,14 @@
-//! `redc keygen` and `redc pubkey`.
+//! `redc keygen` and `redc pubkey` (every key kind), and the key-pair
+//! writing the finite-field commands share.
 
-use crate::args::{KeyFormat, KeygenArgs, OutForm, PubFormat, PubkeyArgs};
+use crate::args::{Algorithm, KeyFormat, KeygenArgs, OutForm, PubFormat, PubkeyArgs};
 use crate::failure::bad_input;
-use crate::keyfile::{load_public, password, rsa_error};
+use crate::keyfile::{ffc_error, ffc_key_from, key_file, kind_name, password, rsa_error, rsa_key_from};
+use crate::number::Number;
 use crate::output::Sink;
 use rand_core::OsRng;
+use redc_ffc::AnyKey;
+use redc_ffc::encoding::{KeyFile, KeyKind};
 use redc_rsa::encoding::Pbes2Kdf;
 use redc_rsa::key::MAX_BITS;
 use redc_rsa::keygen::{MIN_KEYGEN_BITS, check_exponent, generate_multi, max_primes};
@@ -15,29 +19,14 @@ use zeroize::Zeroizing;
 
 /// Run `redc keygen`.
 pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
-    // Before any work: never replace a key without --force, never write
-    // both keys to one file.
-    for (option, path) in [("-o", &a.output), ("--pub", &a.public)] {
-        if let Some(path) = path.as_deref().filter(|p| p.as_os_str() != "-")
-            && !a.force
-            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
-        {
-            return Err(bad_input!(
-                "{option} {}: the file exists; give --force to replace it",
-                path.display()
-            ));
-        }
+    check_outputs(a.output.as_deref(), a.public.as_deref(), a.force)?;
+    if a.algorithm == Algorithm::Dsa {
+        return crate::dsa::keygen(a);
     }
-    if let (Some(private), Some(public)) = (&a.output, &a.public)
-        && private.as_os_str() != "-"
-        && (private == public
-            || std::fs::canonicalize(private)
-                .ok()
-                .zip(std::fs::canonicalize(public).ok())
-                .is_some_and(|(x, y)| x == y))
-    {
-        return Err(bad_input!("--pub {}: the same file as -o", public.display()));
+    if let Some(qbits) = a.qbits {
+        return Err(bad_input!("--qbits {qbits}: only for --algorithm dsa"));
     }
+    let primes = a.primes.unwrap_or(2);
     let max = max_primes(a.bits);
     if !(MIN_KEYGEN_BITS..=MAX_BITS).contains(&a.bits) {
         return Err(bad_input!(
@@ -45,14 +34,15 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             a.bits
         ));
     }
-    if !(2..=max).contains(&a.primes) {
+    if !(2..=max).contains(&primes) {
         return Err(bad_input!(
-            "--primes {}: a {}-bit key has 2 to {max} primes (OpenSSL's limits: 3 from 1024 bits, 4 from 4096, 5 from 8192)",
-            a.primes,
+            "--primes {primes}: a {}-bit key has 2 to {max} primes (OpenSSL's limits: 3 from 1024 bits, 4 from 4096, 5 from 8192)",
             a.bits
         ));
     }
-    let e = a.e.to_nat();
+    let e =
+        a.e.as_ref()
+            .map_or_else(|| redc_rsa::Num::from_u64(redc_rsa::keygen::DEFAULT_E), Number::to_nat);
     check_exponent(&e).map_err(|err| match err {
         redc_rsa::Error::InvalidParameters(m) => bad_input!("--e {e}: {m}"),
         other => rsa_error("keygen", &other),
@@ -90,7 +80,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let key = generate_multi(a.bits, a.primes, &e, &progress).map_err(|e| rsa_error("keygen", &e))?;
+    let key = generate_multi(a.bits, primes, &e, &progress).map_err(|e| rsa_error("keygen", &e))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -105,6 +95,65 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     }
     sink.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Before any work: never replace a key without `--force`, never write
+/// both keys to one file.
+pub(crate) fn check_outputs(output: Option<&Path>, public: Option<&Path>, force: bool) -> anyhow::Result<()> {
+    for (option, path) in [("-o", output), ("--pub", public)] {
+        if let Some(path) = path.filter(|p| p.as_os_str() != "-")
+            && !force
+            && std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        {
+            return Err(bad_input!(
+                "{option} {}: the file exists; give --force to replace it",
+                path.display()
+            ));
+        }
+    }
+    if let (Some(private), Some(public)) = (output, public)
+        && private.as_os_str() != "-"
+        && (private == public
+            || std::fs::canonicalize(private)
+                .ok()
+                .zip(std::fs::canonicalize(public).ok())
+                .is_some_and(|(x, y)| x == y))
+    {
+        return Err(bad_input!("--pub {}: the same file as -o", public.display()));
+    }
+    Ok(())
+}
+
+/// Writes a new key pair of the finite-field algorithms: both files opened
+/// first (a terminal refused for DER, a bad path failing), then `make`
+/// runs, then the public key and the private key are written whole.
+pub(crate) fn write_ffc_pair<K: KeyFile, P: KeyFile>(
+    output: Option<&Path>,
+    public: Option<&Path>,
+    form: OutForm,
+    make: impl FnOnce() -> anyhow::Result<(K, P)>,
+) -> anyhow::Result<ExitCode> {
+    let mut public = public.map(|path| open(path, form, "--pub")).transpose()?;
+    let mut sink = open(output.unwrap_or(Path::new("-")), form, "-o")?;
+    let (key, public_key) = make()?;
+    if let Some(public) = &mut public {
+        public.writer().write_all(&ffc_bytes(&public_key, form)?)?;
+    }
+    sink.writer().write_all(&ffc_bytes(&key, form)?)?;
+    if let Some(public) = public {
+        public.finish()?;
+    }
+    sink.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A finite-field key file's bytes in `form`.
+pub(crate) fn ffc_bytes(key: &impl KeyFile, form: OutForm) -> anyhow::Result<Zeroizing<Vec<u8>>> {
+    match form {
+        OutForm::Der => key.to_der(),
+        OutForm::Pem => key.to_pem().map(|p| Zeroizing::new(p.as_bytes().to_vec())),
+    }
+    .map_err(|e| ffc_error("key file", &e))
 }
 
 /// The private key file: `format` (PKCS#8 encrypted with `pw` if given;
@@ -147,7 +196,7 @@ fn public_bytes(key: &RsaPublicKey, format: PubFormat, form: OutForm) -> Result<
 
 /// The sink of a key file given as `option`: DER is binary, never written
 /// to a terminal.
-fn open(path: &Path, form: OutForm, option: &str) -> anyhow::Result<Sink> {
+pub(crate) fn open(path: &Path, form: OutForm, option: &str) -> anyhow::Result<Sink> {
     match form {
         OutForm::Pem => Sink::open_for(Some(path), option),
         OutForm::Der => Sink::open_binary(path, option),
@@ -157,7 +206,26 @@ fn open(path: &Path, form: OutForm, option: &str) -> anyhow::Result<Sink> {
 /// Run `redc pubkey`.
 pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
     let mut sink = open(&a.output, a.outform, "-o")?;
-    let key = load_public(&a.key, &a.password, "KEY")?;
+    let (file, kind) = key_file(&a.key, "KEY")?;
+    if kind != KeyKind::Rsa {
+        if matches!(a.format, PubFormat::Pkcs1) {
+            return Err(bad_input!(
+                "--format pkcs1: only for RSA keys; KEY {} is {}",
+                a.key.display(),
+                kind_name(kind)
+            ));
+        }
+        let bytes = match ffc_key_from(&file, &a.key, "KEY")? {
+            AnyKey::DhPrivate(k) => ffc_bytes(k.public_key(), a.outform)?,
+            AnyKey::DhPublic(k) => ffc_bytes(&k, a.outform)?,
+            AnyKey::DsaPrivate(k) => ffc_bytes(k.public_key(), a.outform)?,
+            AnyKey::DsaPublic(k) => ffc_bytes(&k, a.outform)?,
+        };
+        sink.writer().write_all(&bytes)?;
+        sink.finish()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let key = rsa_key_from(&file, &a.key, &a.password, "KEY")?.into_public_key();
     let bytes = public_bytes(&key, a.format, a.outform).map_err(|e| rsa_error("pubkey", &e))?;
     sink.writer().write_all(&bytes)?;
     sink.finish()?;

@@ -9,6 +9,8 @@ mod batch;
 mod bench;
 mod counts;
 mod demo;
+mod dh;
+mod dsa;
 mod failure;
 mod interrupt;
 mod jsonl;
@@ -62,6 +64,12 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         args::Command::Rsa(args::RsaCommand::Decrypt(a)) => rsa::decrypt(&a),
         args::Command::Rsa(args::RsaCommand::PrivateBatch(a)) => rsa::private_batch(&a),
         args::Command::Rsa(args::RsaCommand::PublicBatch(a)) => rsa::public_batch(&a),
+        args::Command::Dh(args::DhCommand::Genkey(a)) => dh::genkey(&a),
+        args::Command::Dh(args::DhCommand::Pubkey(a)) => dh::pubkey(&a),
+        args::Command::Dh(args::DhCommand::Derive(a)) => dh::derive(&a),
+        args::Command::Dh(args::DhCommand::DeriveBatch(a)) => dh::derive_batch_run(&a),
+        args::Command::Dsa(args::DsaCommand::SignBatch(a)) => dsa::sign_batch_run(&a),
+        args::Command::Dsa(args::DsaCommand::VerifyBatch(a)) => dsa::verify_batch_run(&a),
         args::Command::Sim(a) => sim::run(&a),
         args::Command::Vectors(a) => vectors::run(&a),
         args::Command::Bench(a) => bench::run(&a),

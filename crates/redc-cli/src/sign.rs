@@ -1,12 +1,15 @@
-//! `redc sign` and `redc verify`: raw signature bytes, as `openssl dgst
+//! `redc sign` and `redc verify` with an RSA or a DSA key (chosen by the
+//! key file; DSA in [`crate::dsa`]): raw signature bytes, as `openssl dgst
 //! -sign` writes and `openssl dgst -verify` reads them. The message is
 //! hashed as it is read, in 64 KiB blocks: constant memory for any size.
 
 use crate::args::{SigOptions, SigScheme, SignArgs, VerifyArgs};
 use crate::failure::bad_input;
-use crate::keyfile::{load_private, load_public, parse_hash, read_input, rsa_error};
+use crate::keyfile::{key_file, parse_hash, read_input, rsa_error, rsa_key_from};
 use crate::output::Sink;
 use rand_core::OsRng;
+use redc_ffc::encoding::KeyKind;
+use redc_rsa::encoding::AnyKey;
 use redc_rsa::{Error, HashAlg, pkcs1v15, pss};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -32,60 +35,111 @@ fn digest_of(path: &Path, hash: HashAlg) -> anyhow::Result<Vec<u8>> {
     }
 }
 
-/// Run `redc sign`.
+/// Run `redc sign`: the key's kind chooses RSA or DSA.
 pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
     let o = &a.opts;
-    let hash = parse_hash(&o.hash, "--hash")?;
-    if matches!(o.scheme, SigScheme::Pkcs1v15) {
-        reject_salt(o)?;
-    }
+    check_salt(o)?;
     // Before the key and the message are read: a terminal is refused, a
     // bad path fails.
     let mut sink = Sink::open_binary(&a.output, "-o")?;
-    let key = load_private(&o.key, &o.password)?;
-    let digest = digest_of(&o.input, hash)?;
-    let sig = match o.scheme {
-        SigScheme::Pss => pss::sign_digest(&key, hash, hash, o.salt_len, &digest, &mut OsRng),
-        SigScheme::Pkcs1v15 => pkcs1v15::sign_digest(&key, hash, &digest, &mut OsRng),
-    }
-    .map_err(|e| rsa_error("sign", &e))?;
+    let (file, kind) = key_file(&o.key, "--key")?;
+    let sig = match kind {
+        KeyKind::Dsa => crate::dsa::sign(a, &file, |hash| digest_of(&o.input, hash))?,
+        KeyKind::Dh => return Err(cannot_sign(&o.key)),
+        KeyKind::Rsa => {
+            refuse_dsa_options(o, a.nonce.is_some())?;
+            let hash = parse_hash(&o.hash, "--hash")?;
+            let scheme = o.scheme.unwrap_or(SigScheme::Pss);
+            let key = match rsa_key_from(&file, &o.key, &o.password, "--key")? {
+                AnyKey::Private(k) => k,
+                AnyKey::Public(_) => {
+                    return Err(bad_input!(
+                        "--key {}: a private key is needed, this is a public key",
+                        o.key.display()
+                    ));
+                }
+            };
+            let digest = digest_of(&o.input, hash)?;
+            match scheme {
+                SigScheme::Pss => pss::sign_digest(&key, hash, hash, o.salt_len, &digest, &mut OsRng),
+                SigScheme::Pkcs1v15 => pkcs1v15::sign_digest(&key, hash, &digest, &mut OsRng),
+            }
+            .map_err(|e| rsa_error("sign", &e))?
+        }
+    };
     sink.writer().write_all(&sig)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Run `redc verify`: 0 valid, 1 invalid, 2 bad input.
+/// Run `redc verify`: 0 valid, 1 invalid, 2 bad input; the key's kind
+/// chooses RSA or DSA.
 pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let o = &a.opts;
-    let hash = parse_hash(&o.hash, "--hash")?;
-    if matches!(o.scheme, SigScheme::Pkcs1v15) {
-        reject_salt(o)?;
-    }
-    let key = load_public(&o.key, &o.password, "--key")?;
-    let sig = read_input(&a.sig, "--sig")?;
-    let digest = digest_of(&o.input, hash)?;
-    let result = match o.scheme {
-        SigScheme::Pss => pss::verify_digest(&key, hash, hash, o.salt_len, &digest, &sig),
-        SigScheme::Pkcs1v15 => pkcs1v15::verify_digest(&key, hash, &digest, &sig),
+    check_salt(o)?;
+    let (file, kind) = key_file(&o.key, "--key")?;
+    let valid = match kind {
+        KeyKind::Dsa => {
+            let sig = read_input(&a.sig, "--sig")?;
+            crate::dsa::verify(o, &file, &sig, |hash| digest_of(&o.input, hash))?
+        }
+        KeyKind::Dh => return Err(cannot_sign(&o.key)),
+        KeyKind::Rsa => {
+            refuse_dsa_options(o, false)?;
+            let hash = parse_hash(&o.hash, "--hash")?;
+            let scheme = o.scheme.unwrap_or(SigScheme::Pss);
+            let key = rsa_key_from(&file, &o.key, &o.password, "--key")?.into_public_key();
+            let sig = read_input(&a.sig, "--sig")?;
+            let digest = digest_of(&o.input, hash)?;
+            let result = match scheme {
+                SigScheme::Pss => pss::verify_digest(&key, hash, hash, o.salt_len, &digest, &sig),
+                SigScheme::Pkcs1v15 => pkcs1v15::verify_digest(&key, hash, &digest, &sig),
+            };
+            match result {
+                Ok(()) => true,
+                Err(Error::Verification) => false,
+                Err(e) => return Err(rsa_error("verify", &e)),
+            }
+        }
     };
-    match result {
-        Ok(()) => {
-            writeln!(std::io::stdout(), "Verified OK")?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(Error::Verification) => {
-            writeln!(std::io::stdout(), "Verification failure")?;
-            Ok(ExitCode::FAILURE)
-        }
-        Err(e) => Err(rsa_error("verify", &e)),
+    if valid {
+        writeln!(std::io::stdout(), "Verified OK")?;
+        Ok(ExitCode::SUCCESS)
+    } else {
+        writeln!(std::io::stdout(), "Verification failure")?;
+        Ok(ExitCode::FAILURE)
     }
 }
 
-/// `--salt-len` with a scheme that has no salt: bad input, checked before
-/// the key is read (which may ask for a password).
-fn reject_salt(o: &SigOptions) -> anyhow::Result<()> {
-    match o.salt_len {
-        Some(_) => Err(bad_input!("--salt-len: only for --scheme pss")),
-        None => Ok(()),
+fn cannot_sign(key: &Path) -> anyhow::Error {
+    bad_input!(
+        "--key {}: a Diffie-Hellman key neither signs nor verifies (use redc dh)",
+        key.display()
+    )
+}
+
+/// The DSA-only options refused with an RSA key.
+fn refuse_dsa_options(o: &SigOptions, nonce: bool) -> anyhow::Result<()> {
+    if nonce {
+        return Err(bad_input!(
+            "--nonce: only for DSA keys; --key {} is an RSA key",
+            o.key.display()
+        ));
     }
+    if o.sig_format.is_some() {
+        return Err(bad_input!(
+            "--sig-format: only for DSA keys; --key {} is an RSA key",
+            o.key.display()
+        ));
+    }
+    Ok(())
+}
+
+/// `--salt-len` with `--scheme pkcs1v15`, refused before the key is read
+/// (which may ask for a password).
+fn check_salt(o: &SigOptions) -> anyhow::Result<()> {
+    if matches!(o.scheme, Some(SigScheme::Pkcs1v15)) && o.salt_len.is_some() {
+        return Err(bad_input!("--salt-len: only for --scheme pss"));
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::redc;
+use common::{json_lines, openssl, redc, refused};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -19,20 +19,6 @@ fn dir() -> &'static Path {
 
 fn path(name: &str) -> String {
     dir().join(name).to_str().unwrap().to_owned()
-}
-
-/// Run redc with `args`: it must fail as bad input, with status 2, one
-/// line on stderr (returned) and nothing on stdout.
-fn refused(args: &[&str]) -> String {
-    let out = common::run(args, "");
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(
-        (out.status.code(), err.lines().count()),
-        (Some(2), 1),
-        "{args:?}: {err}"
-    );
-    assert!(out.stdout.is_empty(), "{args:?}");
-    err
 }
 
 /// A fresh 1024-bit key at `key`, encrypted with the password in the file `pw`.
@@ -50,20 +36,6 @@ fn encrypted_key(key: &str, pw: &str) {
         ],
         0,
     );
-}
-
-/// Run openssl; panic unless it succeeds.
-fn openssl(args: &[&str]) -> Vec<u8> {
-    let out = Command::new("openssl")
-        .args(args)
-        .output()
-        .expect("openssl is installed (.ci/run installs it)");
-    assert!(
-        out.status.success(),
-        "openssl {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
 }
 
 /// A key pair made by redc (2048 bits) and one made by openssl (3072 bits),
@@ -321,14 +293,6 @@ fn raw_blocks_round_trip() {
     assert_eq!(std::fs::read(&back).unwrap(), data);
     let help = redc(&["encrypt", "--help"], 0);
     assert!(help.contains("INSECURE"));
-}
-
-/// The JSON objects of a batch's output, one per line.
-fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 #[test]

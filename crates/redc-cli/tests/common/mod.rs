@@ -47,3 +47,39 @@ pub(crate) fn scratch_dir(tag: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&d).expect("scratch directory");
     d
 }
+
+/// Run redc with `args`: it must fail as bad input, with status 2, one
+/// line on stderr (returned) and nothing on stdout.
+pub(crate) fn refused(args: &[&str]) -> String {
+    let out = run(args, "");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(
+        (out.status.code(), err.lines().count()),
+        (Some(2), 1),
+        "{args:?}: {err}"
+    );
+    assert!(out.stdout.is_empty(), "{args:?}");
+    err
+}
+
+/// Run openssl; panic unless it succeeds.
+pub(crate) fn openssl(args: &[&str]) -> Vec<u8> {
+    let out = Command::new("openssl")
+        .args(args)
+        .output()
+        .expect("openssl is installed (.ci/run installs it)");
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The JSON objects of a batch's output, one per line.
+pub(crate) fn json_lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -1,0 +1,251 @@
+//! DSA on the command line: `redc keygen --algorithm dsa` (new FIPS 186-4
+//! parameters and a key), `redc sign` and `redc verify` with a DSA key, and
+//! the batches `redc dsa sign-batch|verify-batch` in the JSON Lines
+//! conventions of the RSA batches.
+
+use crate::args::{DsaBatchArgs, KeyFormat, KeygenArgs, NonceArg, SigFormat, SigOptions, SignArgs};
+use crate::backend;
+use crate::failure::bad_input;
+use crate::jsonl::{self, LineError};
+use crate::keyfile::{ffc_error, ffc_key_from, hex_bytes, kind_name, load_ffc, to_hex};
+use crate::keys::write_ffc_pair;
+use rand_core::OsRng;
+use redc_ffc::dsa::{
+    DsaPrivateKey, DsaPublicKey, GENERATED_SIZES, Nonce, Signature, generate_params, sign_batch, verify_batch,
+};
+use redc_ffc::encoding::KeyKind;
+use redc_ffc::{AnyKey, HashAlg};
+use serde_json::{Map, Value, json};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Run `redc keygen --algorithm dsa` (the output checks done by the caller).
+pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
+    for (given, option) in [
+        (a.e.is_some(), "--e"),
+        (a.primes.is_some(), "--primes"),
+        (a.encrypt, "--encrypt"),
+    ] {
+        if given {
+            return Err(bad_input!("{option}: only for --algorithm rsa"));
+        }
+    }
+    if matches!(a.format, KeyFormat::Pkcs1) {
+        return Err(bad_input!(
+            "--format pkcs1: only for --algorithm rsa (DSA keys are PKCS#8)"
+        ));
+    }
+    let qbits = a.qbits.unwrap_or(if a.bits == 2048 { 224 } else { 256 });
+    if !GENERATED_SIZES.contains(&(a.bits, qbits)) {
+        return Err(bad_input!(
+            "--bits {} --qbits {qbits}: DSA keys are (2048, 224), (2048, 256) or (3072, 256) (FIPS 186-4 §4.2)",
+            a.bits
+        ));
+    }
+    write_ffc_pair(a.output.as_deref(), a.public.as_deref(), a.outform, || {
+        let bar = crate::progress::spinner(format!("generating DSA parameters ({}, {qbits})", a.bits));
+        let params = generate_params(a.bits, qbits, &mut OsRng).map_err(|e| ffc_error("keygen", &e))?;
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let key = DsaPrivateKey::generate(Arc::new(params), &mut OsRng).map_err(|e| ffc_error("keygen", &e))?;
+        let public = key.public_key().clone();
+        Ok((key, public))
+    })
+}
+
+/// A DSA hash: SHA-1 or SHA-2.
+fn dsa_hash(name: &str, option: &str) -> anyhow::Result<HashAlg> {
+    let hash = crate::keyfile::parse_hash(name, option)?;
+    match hash {
+        HashAlg::Sha1
+        | HashAlg::Sha224
+        | HashAlg::Sha256
+        | HashAlg::Sha384
+        | HashAlg::Sha512
+        | HashAlg::Sha512_224
+        | HashAlg::Sha512_256 => Ok(hash),
+        other => Err(bad_input!(
+            "{option} {}: DSA takes sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256",
+            other.name()
+        )),
+    }
+}
+
+/// The RSA-only options of `redc sign` and `redc verify` refused with a DSA key.
+fn refuse_rsa_options(o: &SigOptions) -> anyhow::Result<()> {
+    if o.scheme.is_some() {
+        return Err(bad_input!(
+            "--scheme: only for RSA keys; --key {} is a DSA key",
+            o.key.display()
+        ));
+    }
+    if o.salt_len.is_some() {
+        return Err(bad_input!(
+            "--salt-len: only for RSA PSS; --key {} is a DSA key",
+            o.key.display()
+        ));
+    }
+    Ok(())
+}
+
+fn nonce(arg: Option<NonceArg>) -> Nonce {
+    match arg {
+        Some(NonceArg::Random) => Nonce::Random,
+        _ => Nonce::Deterministic,
+    }
+}
+
+fn encode(sig: &Signature, format: SigFormat, key: &DsaPublicKey) -> Result<Vec<u8>, redc_ffc::Error> {
+    match format {
+        SigFormat::Der => sig.to_der(),
+        SigFormat::P1363 => sig.to_p1363(key.params().q().bits().div_ceil(8)),
+    }
+}
+
+fn decode(bytes: &[u8], format: SigFormat, key: &DsaPublicKey) -> Option<Signature> {
+    match format {
+        SigFormat::Der => Signature::from_der(bytes).ok(),
+        SigFormat::P1363 => Signature::from_p1363(bytes, key.params().q().bits().div_ceil(8)).ok(),
+    }
+}
+
+/// `redc sign` with the DSA key in `file` (read from `a.opts.key`): the
+/// signature of `digest`'s message.
+pub(crate) fn sign(
+    a: &SignArgs,
+    file: &[u8],
+    digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
+) -> anyhow::Result<Vec<u8>> {
+    let o = &a.opts;
+    refuse_rsa_options(o)?;
+    let hash = dsa_hash(&o.hash, "--hash")?;
+    let key = match ffc_key_from(file, &o.key, "--key")? {
+        AnyKey::DsaPrivate(k) => k,
+        AnyKey::DsaPublic(_) => {
+            return Err(bad_input!(
+                "--key {}: a private key is needed, this is a public key",
+                o.key.display()
+            ));
+        }
+        _ => {
+            return Err(bad_input!(
+                "--key {}: {} cannot sign",
+                o.key.display(),
+                kind_name(KeyKind::Dh)
+            ));
+        }
+    };
+    let digest = digest(hash)?;
+    let sig = key
+        .sign_digest(hash, &digest, nonce(a.nonce), &mut OsRng)
+        .map_err(|e| ffc_error("sign", &e))?;
+    encode(&sig, o.sig_format.unwrap_or(SigFormat::Der), key.public_key()).map_err(|e| ffc_error("sign", &e))
+}
+
+/// `redc verify` with the DSA key in `file`: whether `sig` verifies.
+pub(crate) fn verify(
+    o: &SigOptions,
+    file: &[u8],
+    sig: &[u8],
+    digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
+) -> anyhow::Result<bool> {
+    refuse_rsa_options(o)?;
+    let hash = dsa_hash(&o.hash, "--hash")?;
+    let key = public_of(ffc_key_from(file, &o.key, "--key")?, &o.key, "--key")?;
+    let digest = digest(hash)?;
+    Ok(decode(sig, o.sig_format.unwrap_or(SigFormat::Der), &key)
+        .is_some_and(|sig| key.verify_digest(&digest, &sig).is_ok()))
+}
+
+fn public_of(key: AnyKey, path: &Path, option: &str) -> anyhow::Result<DsaPublicKey> {
+    match key {
+        AnyKey::DsaPrivate(k) => Ok(k.public_key().clone()),
+        AnyKey::DsaPublic(k) => Ok(k),
+        _ => Err(bad_input!(
+            "{option} {}: {}, not a DSA key",
+            path.display(),
+            kind_name(KeyKind::Dh)
+        )),
+    }
+}
+
+/// A hexadecimal field of a batch line.
+fn field_hex(obj: &Map<String, Value>, name: &'static str) -> Result<Vec<u8>, LineError> {
+    match obj.get(name) {
+        Some(Value::String(s)) => hex_bytes(s).map_err(|m| LineError::field(name, m)),
+        Some(_) => Err(LineError::field(name, "expected a hexadecimal string")),
+        None => Err(LineError {
+            field: Some(name),
+            message: format!("missing field \"{name}\""),
+        }),
+    }
+}
+
+/// Run `redc dsa sign-batch`: each chunk of lines one engine batch.
+pub(crate) fn sign_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
+    let hash = dsa_hash(&a.hash, "--hash")?;
+    let key = match load_ffc(&a.key, "--key")? {
+        AnyKey::DsaPrivate(k) => k,
+        AnyKey::DsaPublic(_) => {
+            return Err(bad_input!(
+                "--key {}: a private key is needed, this is a public key",
+                a.key.display()
+            ));
+        }
+        _ => {
+            return Err(bad_input!(
+                "--key {}: {}, not a DSA key",
+                a.key.display(),
+                kind_name(KeyKind::Dh)
+            ));
+        }
+    };
+    let engine = backend::engine(a.backend)?;
+    jsonl::run_chunked(
+        &a.input,
+        "--in",
+        a.output.as_deref(),
+        jsonl::CHUNK,
+        |obj| field_hex(obj, "in").map(|m| hash.digest(&m)),
+        |digests| {
+            let refs: Vec<&[u8]> = digests.iter().map(Vec::as_slice).collect();
+            sign_batch(&engine, &key, hash, &refs, nonce(Some(a.nonce)), &mut OsRng)
+                .into_iter()
+                .map(|sig| {
+                    sig.and_then(|sig| encode(&sig, a.sig_format, key.public_key()))
+                        .map(|sig| json!({ "sig": to_hex(&sig) }))
+                        .map_err(|e| LineError::line(e.to_string()))
+                })
+                .collect()
+        },
+    )
+}
+
+/// Run `redc dsa verify-batch`: each chunk of lines one engine batch; a
+/// malformed signature is `{"valid": false}`, as a wrong one.
+pub(crate) fn verify_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
+    let hash = dsa_hash(&a.hash, "--hash")?;
+    let key = public_of(load_ffc(&a.key, "--key")?, &a.key, "--key")?;
+    let engine = backend::engine(a.backend)?;
+    jsonl::run_chunked(
+        &a.input,
+        "--in",
+        a.output.as_deref(),
+        jsonl::CHUNK,
+        |obj| Ok((hash.digest(&field_hex(obj, "in")?), field_hex(obj, "sig")?)),
+        |lines| {
+            let sigs: Vec<Option<Signature>> = lines.iter().map(|(_, sig)| decode(sig, a.sig_format, &key)).collect();
+            let items: Vec<(&DsaPublicKey, &[u8], &Signature)> = lines
+                .iter()
+                .zip(&sigs)
+                .filter_map(|((digest, _), sig)| Some((&key, digest.as_slice(), sig.as_ref()?)))
+                .collect();
+            let mut verdicts = verify_batch(&engine, &items).into_iter();
+            sigs.iter()
+                .map(|sig| Ok(json!({ "valid": sig.is_some() && verdicts.next().unwrap_or(false) })))
+                .collect()
+        },
+    )
+}
