@@ -754,6 +754,9 @@ pub(crate) struct BenchArgs {
     /// Do not load GMP.
     #[arg(long)]
     pub(crate) no_gmp: bool,
+    /// Do not measure Diffie-Hellman (ffdhe groups of the --sizes) and DSA (at 2048 bits).
+    #[arg(long)]
+    pub(crate) no_ffc: bool,
     /// Write every figure, with the machine's description, as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,

@@ -2,7 +2,9 @@
 //!
 //! Three operations at each RSA modulus size — the RSA private operation
 //! (RSADP, CRT), the public one (RSAEP, e = 65537) and raw modexp (a
-//! full-length secret exponent, [`Engine::pow`]) — each in three modes:
+//! full-length secret exponent, [`Engine::pow`]) — and the finite-field
+//! ones of `bench/ffc.rs` (DH derivation, DSA signing and verification),
+//! each in three modes:
 //! the latency of one operation on one thread, batched throughput on one
 //! thread, and batched throughput on every thread. redc runs through its
 //! batch interfaces ([`redc_rsa::rsa_private_batch`],
@@ -16,6 +18,7 @@
 //! answer stops the bench with an error.
 
 mod cycles;
+mod ffc;
 mod gmp;
 mod gpu;
 mod openssl;
@@ -31,7 +34,7 @@ use crate::failure::bad_input;
 use crate::output::Sink;
 use anyhow::{Context, anyhow};
 use gmp::{Gmp, GmpOp};
-use openssl::OpenSsl;
+use openssl::{Alg, OpenSsl, Wanted};
 use rand_core::{OsRng, RngCore};
 use rayon::ThreadPool;
 use redc::{Engine, PowJob, PowOptions, SecretNat, modpow};
@@ -66,6 +69,8 @@ struct Options {
     gmp: bool,
     /// Time one Montgomery product of each kernel, with the clock.
     products: bool,
+    /// Measure DH and DSA (`bench/ffc.rs`).
+    ffc: bool,
 }
 
 impl Options {
@@ -111,6 +116,7 @@ impl Options {
             openssl: !a.no_openssl,
             gmp: !a.no_gmp,
             products: true,
+            ffc: !a.no_ffc,
         })
     }
 }
@@ -124,11 +130,17 @@ enum Operation {
     RsaPublic,
     /// `b^e mod n` with a secret exponent as long as `n`.
     Modexp,
+    /// A Diffie-Hellman shared secret in an ffdhe group, the peer checked.
+    DhDerive,
+    /// A DSA signature (random nonce).
+    DsaSign,
+    /// A DSA verification.
+    DsaVerify,
 }
 
 impl Operation {
-    /// Every operation, in table order.
-    const ALL: [Operation; 3] = [Operation::RsaPrivate, Operation::RsaPublic, Operation::Modexp];
+    /// The RSA-size operations, in table order.
+    const RSA: [Operation; 3] = [Operation::RsaPrivate, Operation::RsaPublic, Operation::Modexp];
 
     /// The name in the table.
     fn name(self) -> &'static str {
@@ -136,6 +148,9 @@ impl Operation {
             Operation::RsaPrivate => "RSA private",
             Operation::RsaPublic => "RSA public",
             Operation::Modexp => "modexp",
+            Operation::DhDerive => "DH derive",
+            Operation::DsaSign => "DSA sign",
+            Operation::DsaVerify => "DSA verify",
         }
     }
 
@@ -145,7 +160,27 @@ impl Operation {
             Operation::RsaPrivate => "rsa_private",
             Operation::RsaPublic => "rsa_public",
             Operation::Modexp => "modexp",
+            Operation::DhDerive => "dh_derive",
+            Operation::DsaSign => "dsa_sign",
+            Operation::DsaVerify => "dsa_verify",
         }
+    }
+
+    /// The name on the chart.
+    fn short(self) -> &'static str {
+        match self {
+            Operation::RsaPrivate => "RSA priv",
+            Operation::RsaPublic => "RSA pub",
+            Operation::Modexp => "modexp",
+            Operation::DhDerive => "DH",
+            Operation::DsaSign => "DSA sign",
+            Operation::DsaVerify => "DSA verify",
+        }
+    }
+
+    /// Not an operation of the RSA workload.
+    fn not_rsa(self) -> anyhow::Error {
+        anyhow!("{} is not measured on an RSA key", self.name())
     }
 }
 
@@ -276,6 +311,7 @@ pub(crate) fn demo(out: &mut String) -> anyhow::Result<()> {
         openssl: true,
         gmp: true,
         products: false,
+        ffc: false,
     };
     out.push_str(&report::text(&collect(&opts)?));
     Ok(())
@@ -314,8 +350,21 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
          single operations. redc's RSA private operation is blinded and checked with e; GMP's RSA-CRT is neither."
             .to_owned(),
     ];
+    let wanted = Wanted {
+        rsa: opts.sizes.clone(),
+        dsa: if opts.ffc {
+            ffc::dsa_sizes(&opts.sizes)
+        } else {
+            Vec::new()
+        },
+        ffdh: if opts.ffc {
+            ffc::dh_sizes(&opts.sizes)
+        } else {
+            Vec::new()
+        },
+    };
     let openssl = if opts.openssl {
-        OpenSsl::measure(&opts.sizes, opts.seconds, opts.threads, &status)
+        OpenSsl::measure(&wanted, opts.seconds, opts.threads, &status)
             .map_err(|e| notes.push(format!("OpenSSL: {e:#}; its columns are empty.")))
             .ok()
     } else {
@@ -364,7 +413,7 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
                 opts.seconds / 2.0,
             )?);
         }
-        for op in Operation::ALL {
+        for op in Operation::RSA {
             let gmp_rates = match &gmp {
                 Some(g) => {
                     status(format!("GMP {} {bits}", op.name()));
@@ -396,9 +445,9 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
                     threads,
                     redc,
                     openssl: openssl.as_ref().and_then(|o| match op {
-                        Operation::RsaPrivate => o.rate(bits, threads, true),
-                        Operation::RsaPublic => o.rate(bits, threads, false),
-                        Operation::Modexp => None,
+                        Operation::RsaPrivate => o.rate(Alg::Rsa, bits, threads, true),
+                        Operation::RsaPublic => o.rate(Alg::Rsa, bits, threads, false),
+                        _ => None,
                     }),
                     openssl4: newest_rates
                         .iter()
@@ -408,6 +457,25 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
                 });
             }
         }
+    }
+    if opts.ffc {
+        let mut newest_ffc = |work: &ffc::Work<'_>| match &newest {
+            Some(n) => {
+                status("OpenSSL 4 DH and DSA".to_owned());
+                n.measure_ffc(work, opts)
+            }
+            None => Ok(Vec::new()),
+        };
+        rows.extend(ffc::rows(
+            opts,
+            &engines,
+            (&one, &all),
+            modes,
+            openssl.as_ref(),
+            &mut newest_ffc,
+            &status,
+            &mut notes,
+        )?);
     }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
@@ -433,6 +501,9 @@ struct Newest;
 
 /// One figure of [`Newest`]: the operation, whether on every thread, the rate.
 type NewestRate = (Operation, bool, f64);
+
+/// One finite-field figure of [`Newest`]: whether on every thread, the rate.
+type NewestFfcRate = (bool, f64);
 
 impl Newest {
     /// The linked OpenSSL, when the feature is on.
@@ -476,6 +547,23 @@ impl Newest {
     /// Nothing without the feature.
     #[cfg(not(feature = "openssl4"))]
     fn measure(&self, _: &mut Workload, _: &Options) -> anyhow::Result<Vec<NewestRate>> {
+        Ok(Vec::new())
+    }
+
+    /// The rate of a finite-field row's operation, one thread and every
+    /// thread, after the first answers were checked.
+    #[cfg(feature = "openssl4")]
+    fn measure_ffc(&self, work: &ffc::Work<'_>, opts: &Options) -> anyhow::Result<Vec<NewestFfcRate>> {
+        let mut out = vec![(false, openssl4::ffc_rate(work, 1, opts.seconds)?)];
+        if opts.threads > 1 {
+            out.push((true, openssl4::ffc_rate(work, opts.threads, opts.seconds)?));
+        }
+        Ok(out)
+    }
+
+    /// Nothing without the feature.
+    #[cfg(not(feature = "openssl4"))]
+    fn measure_ffc(&self, _: &ffc::Work<'_>, _: &Options) -> anyhow::Result<Vec<NewestFfcRate>> {
         Ok(Vec::new())
     }
 }
@@ -642,6 +730,7 @@ impl Workload {
                     .collect();
                 Ok(all_ok(engine.pow(&jobs))?.iter().map(SecretNat::reveal).collect())
             }
+            other => Err(other.not_rsa()),
         }
     }
 
@@ -666,9 +755,9 @@ impl Workload {
     }
 
     /// The GMP operation matching `op`, on the same inputs.
-    fn gmp_op(&self, op: Operation) -> GmpOp<'_> {
+    fn gmp_op(&self, op: Operation) -> anyhow::Result<GmpOp<'_>> {
         let public = self.key.public_key();
-        match op {
+        Ok(match op {
             Operation::RsaPrivate => GmpOp::Crt {
                 key: &self.key,
                 inputs: &self.ciphertexts,
@@ -683,15 +772,16 @@ impl Workload {
                 bases: &self.bases,
                 exps: &self.exps,
             },
-        }
+            other => return Err(other.not_rsa()),
+        })
     }
 
     /// GMP's rates for `op` on one thread and (for more than one) on all,
     /// after its first answer was checked.
     fn gmp_rates(&mut self, gmp: &Gmp, op: Operation, opts: &Options) -> anyhow::Result<(f64, Option<f64>)> {
-        let first = gmp.first(&self.gmp_op(op))?;
+        let first = gmp.first(&self.gmp_op(op)?)?;
         self.check("GMP", op, &[first])?;
-        let g = self.gmp_op(op);
+        let g = self.gmp_op(op)?;
         let one = gmp.rate(&g, 1, opts.seconds)?;
         let all = if opts.threads > 1 {
             Some(gmp.rate(&g, opts.threads, opts.seconds)?)
@@ -747,6 +837,7 @@ impl Workload {
                     }
                 }
             }
+            other => return Err(other.not_rsa()),
         }
         Ok(())
     }
@@ -797,6 +888,7 @@ mod tests {
             Operation::RsaPrivate => big(&w.ciphertexts[i]).modpow(&big(&w.key.d().reveal()), &n),
             Operation::RsaPublic => big(&w.messages[i]).modpow(&big(public.e()), &n),
             Operation::Modexp => big(&w.bases[i]).modpow(&big(&w.exps[i]), &n),
+            other => panic!("{} has no RSA oracle", other.name()),
         })
     }
 
@@ -815,7 +907,7 @@ mod tests {
     #[test]
     fn check_accepts_right_answers_and_rejects_wrong_ones() {
         let mut w = Workload::new(1024, 4).unwrap();
-        for op in Operation::ALL {
+        for op in Operation::RSA {
             let right: Vec<Num> = (0..4).map(|i| oracle(&w, op, i)).collect();
             w.check("test", op, &right).unwrap();
             w.check("test", op, &right[..1]).unwrap();
@@ -833,7 +925,7 @@ mod tests {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         for backend in redc::engine::backend_names() {
             let Ok(engine) = Engine::named(backend) else { continue };
-            for op in Operation::ALL {
+            for op in Operation::RSA {
                 for count in [1, 16] {
                     let r = w.redc_rate(&engine, &pool, op, count, 0.001).unwrap();
                     assert!(r.is_finite() && r > 0.0, "{backend:?} {op:?} {count}");
@@ -850,8 +942,8 @@ mod tests {
         };
         assert!(gmp.version().starts_with('6'), "{}", gmp.version());
         let mut w = Workload::new(1024, 3).unwrap();
-        for op in Operation::ALL {
-            assert_eq!(gmp.first(&w.gmp_op(op)).unwrap(), oracle(&w, op, 0), "{op:?}");
+        for op in Operation::RSA {
+            assert_eq!(gmp.first(&w.gmp_op(op).unwrap()).unwrap(), oracle(&w, op, 0), "{op:?}");
             let (one, all) = w
                 .gmp_rates(
                     &gmp,
@@ -865,6 +957,7 @@ mod tests {
                         openssl: false,
                         gmp: true,
                         products: false,
+                        ffc: false,
                     },
                 )
                 .unwrap();

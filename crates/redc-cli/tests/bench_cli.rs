@@ -252,3 +252,64 @@ fn bad_options_exit_2_naming_the_option() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("--backend ifma"));
     }
 }
+
+#[test]
+fn finite_field_rows_with_their_targets() {
+    let args = [
+        "bench",
+        "--sizes",
+        "2048",
+        "--seconds",
+        "0.05",
+        "--threads",
+        "1",
+        "--backend",
+        "scalar",
+        "--no-gmp",
+        "--json",
+        "-",
+    ];
+    let v: Value = serde_json::from_str(&redc(&args, 0)).expect("stdout is the JSON alone");
+    let rows = v["rows"].as_array().unwrap();
+    for op in ["dh_derive", "dsa_sign", "dsa_verify"] {
+        for mode in ["latency", "batch_1_core"] {
+            let row = rows
+                .iter()
+                .find(|r| r["operation"] == op && r["mode"] == mode)
+                .unwrap_or_else(|| panic!("no row {op} {mode}"));
+            assert_eq!(row["bits"], 2048);
+            let best = figure(&row["redc"]["scalar"], 1.0);
+            // openssl speed has ffdh2048 and dsa2048.
+            if have_openssl() {
+                let o = figure(&row["openssl"], 1.0);
+                assert!((positive(row, "redc_vs_openssl") * o / best - 1.0).abs() < 1e-9);
+            }
+            let target = &row["target"];
+            match (op, mode) {
+                ("dh_derive", "latency") => assert_eq!(target["min_ratio"], 1.0, "{row}"),
+                ("dh_derive", _) | ("dsa_verify", "batch_1_core") => assert_eq!(target["min_ratio"], 2.0, "{row}"),
+                _ => assert!(target.is_null(), "{row}"),
+            }
+        }
+    }
+    let notes = v["notes"].to_string();
+    assert!(notes.contains("q has 160 bits"), "{notes}");
+    let args = [
+        "bench",
+        "--sizes",
+        "2048",
+        "--seconds",
+        "0.02",
+        "--threads",
+        "1",
+        "--backend",
+        "scalar",
+        "--no-gmp",
+        "--no-openssl",
+        "--no-ffc",
+        "--json",
+        "-",
+    ];
+    let v: Value = serde_json::from_str(&redc(&args, 0)).unwrap();
+    assert_eq!(v["rows"].as_array().unwrap().len(), 6, "RSA rows only");
+}

@@ -2,7 +2,7 @@
 //! bars on a log scale — one group per operation and size, one bar per
 //! engine; a panel for one thread and, with more threads, one for all.
 
-use super::{Mode, Operation, Report, Row};
+use super::{Mode, Report, Row};
 use anyhow::anyhow;
 use plotters::prelude::*;
 
@@ -84,17 +84,7 @@ fn panel(
         .collect();
     let lo = values.iter().copied().fold(f64::INFINITY, f64::min).max(1e-3) / 2.0;
     let hi = values.iter().copied().fold(0.0, f64::max).max(lo * 4.0) * 3.0;
-    let names: Vec<String> = rows
-        .iter()
-        .map(|r| {
-            let op = match r.op {
-                Operation::RsaPrivate => "RSA priv",
-                Operation::RsaPublic => "RSA pub",
-                Operation::Modexp => "modexp",
-            };
-            format!("{op} {}", r.bits)
-        })
-        .collect();
+    let names: Vec<String> = rows.iter().map(|r| format!("{} {}", r.op.short(), r.bits)).collect();
     let title = match mode {
         Mode::AllCores => format!(
             "batched, {} threads: operations/s per thread ({})",
