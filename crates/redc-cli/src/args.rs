@@ -386,16 +386,8 @@ pub(crate) struct DhBatchArgs {
     /// Our private key.
     #[arg(long, value_name = "KEY")]
     pub(crate) key: PathBuf,
-    /// JSON Lines input (- for stdin, the default).
-    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
-    pub(crate) input: PathBuf,
-    /// Output (- for stdout, the default).
-    #[arg(short = 'o', long = "out", value_name = "FILE")]
-    pub(crate) output: Option<PathBuf>,
-    /// The engine: auto (the GPU if usable, else the fastest CPU backend) or a backend by name.
-    /// [default: REDC_BACKEND, else auto]
-    #[arg(long, value_enum, value_name = "BACKEND")]
-    pub(crate) backend: Option<BackendArg>,
+    #[command(flatten)]
+    pub(crate) io: BatchIo,
 }
 
 /// `redc dsa ...`.
@@ -424,16 +416,8 @@ pub(crate) struct DsaBatchArgs {
     /// Signing only: the nonce k.
     #[arg(long, value_enum, default_value_t = NonceArg::Deterministic)]
     pub(crate) nonce: NonceArg,
-    /// JSON Lines input (- for stdin, the default).
-    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
-    pub(crate) input: PathBuf,
-    /// Output (- for stdout, the default).
-    #[arg(short = 'o', long = "out", value_name = "FILE")]
-    pub(crate) output: Option<PathBuf>,
-    /// The engine: auto (the GPU if usable, else the fastest CPU backend) or a backend by name.
-    /// [default: REDC_BACKEND, else auto]
-    #[arg(long, value_enum, value_name = "BACKEND")]
-    pub(crate) backend: Option<BackendArg>,
+    #[command(flatten)]
+    pub(crate) io: BatchIo,
 }
 
 /// Encryption schemes.
@@ -503,6 +487,21 @@ pub(crate) enum PublicOp {
     EncryptPkcs1v15,
 }
 
+/// The JSON Lines input and output of a batch command, and its engine.
+#[derive(Debug, clap::Args)]
+pub(crate) struct BatchIo {
+    /// JSON Lines input (- for stdin, the default).
+    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
+    pub(crate) input: PathBuf,
+    /// Output (- for stdout, the default).
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+    /// The engine: auto (the GPU if usable, else the fastest CPU backend) or a backend by name.
+    /// [default: REDC_BACKEND, else auto]
+    #[arg(long, value_enum, value_name = "BACKEND")]
+    pub(crate) backend: Option<BackendArg>,
+}
+
 /// Arguments of the batch commands.
 #[derive(Debug, clap::Args)]
 pub(crate) struct BatchArgs<Op: ValueEnum + Clone + Send + Sync + 'static> {
@@ -515,16 +514,8 @@ pub(crate) struct BatchArgs<Op: ValueEnum + Clone + Send + Sync + 'static> {
     /// Hash for the signature and OAEP operations.
     #[arg(long, default_value = "sha256")]
     pub(crate) hash: String,
-    /// JSON Lines input (- for stdin, the default).
-    #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
-    pub(crate) input: PathBuf,
-    /// Output (- for stdout, the default).
-    #[arg(short = 'o', long = "out", value_name = "FILE")]
-    pub(crate) output: Option<PathBuf>,
-    /// The engine: auto (the GPU if usable, else the fastest CPU backend) or a backend by name.
-    /// [default: REDC_BACKEND, else auto]
-    #[arg(long, value_enum, value_name = "BACKEND")]
-    pub(crate) backend: Option<BackendArg>,
+    #[command(flatten)]
+    pub(crate) io: BatchIo,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
 }

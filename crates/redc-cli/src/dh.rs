@@ -3,17 +3,16 @@
 //! `openssl genpkey -algorithm DH -pkeyopt group:NAME` writes.
 
 use crate::args::{DhBatchArgs, DhDeriveArgs, DhGenkeyArgs, DhPubkeyArgs};
-use crate::backend;
 use crate::failure::bad_input;
-use crate::jsonl::{self, LineError};
-use crate::keyfile::{ffc_error, hex_bytes, kind_name, load_ffc, to_hex};
+use crate::jsonl::{self, LineError, field_hex};
+use crate::keyfile::{ffc_error, kind_name, load_ffc, to_hex};
 use crate::keys::{check_outputs, ffc_bytes, open, write_ffc_pair};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc_ffc::dh::{DhPrivateKey, DhPublicKey, derive_batch};
 use redc_ffc::encoding::KeyKind;
 use redc_ffc::{AnyKey, Error, Group, Num};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -116,16 +115,12 @@ pub(crate) fn derive(a: &DhDeriveArgs) -> anyhow::Result<ExitCode> {
 /// one engine batch.
 pub(crate) fn derive_batch_run(a: &DhBatchArgs) -> anyhow::Result<ExitCode> {
     let key = dh_private(&a.key)?;
-    let engine = backend::engine(a.backend)?;
-    jsonl::run_chunked(
-        &a.input,
-        "--in",
-        a.output.as_deref(),
-        jsonl::CHUNK,
-        peer_value,
-        |peers| {
+    jsonl::run_batch(
+        &a.io,
+        |obj| field_hex(obj, "peer").map(|y| Num::from_be_bytes(&y)),
+        |engine, peers| {
             let items: Vec<(&DhPrivateKey, &Num)> = peers.iter().map(|y| (&key, y)).collect();
-            derive_batch(&engine, &items)
+            derive_batch(engine, &items)
                 .into_iter()
                 .map(|z| match z {
                     Ok(z) => Ok(json!({ "out": to_hex(&z) })),
@@ -135,18 +130,4 @@ pub(crate) fn derive_batch_run(a: &DhBatchArgs) -> anyhow::Result<ExitCode> {
                 .collect()
         },
     )
-}
-
-/// The `"peer"` field: the peer's public value, big-endian hexadecimal.
-fn peer_value(obj: &Map<String, Value>) -> Result<Num, LineError> {
-    match obj.get("peer") {
-        Some(Value::String(s)) => hex_bytes(s)
-            .map(|b| Num::from_be_bytes(&b))
-            .map_err(|m| LineError::field("peer", m)),
-        Some(_) => Err(LineError::field("peer", "expected a hexadecimal string")),
-        None => Err(LineError {
-            field: Some("peer"),
-            message: "missing field \"peer\"".into(),
-        }),
-    }
 }

@@ -4,10 +4,9 @@
 //! conventions of the RSA batches.
 
 use crate::args::{DsaBatchArgs, KeyFormat, KeygenArgs, NonceArg, SigFormat, SigOptions, SignArgs};
-use crate::backend;
 use crate::failure::bad_input;
-use crate::jsonl::{self, LineError};
-use crate::keyfile::{ffc_error, ffc_key_from, hex_bytes, kind_name, load_ffc, to_hex};
+use crate::jsonl::{self, LineError, field_hex};
+use crate::keyfile::{ffc_error, ffc_key_from, kind_name, load_ffc, to_hex};
 use crate::keys::write_ffc_pair;
 use rand_core::OsRng;
 use redc_ffc::dsa::{
@@ -15,7 +14,7 @@ use redc_ffc::dsa::{
 };
 use redc_ffc::encoding::KeyKind;
 use redc_ffc::{AnyKey, HashAlg};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -73,23 +72,6 @@ fn dsa_hash(name: &str, option: &str) -> anyhow::Result<HashAlg> {
     }
 }
 
-/// The RSA-only options of `redc sign` and `redc verify` refused with a DSA key.
-fn refuse_rsa_options(o: &SigOptions) -> anyhow::Result<()> {
-    if o.scheme.is_some() {
-        return Err(bad_input!(
-            "--scheme: only for RSA keys; --key {} is a DSA key",
-            o.key.display()
-        ));
-    }
-    if o.salt_len.is_some() {
-        return Err(bad_input!(
-            "--salt-len: only for RSA PSS; --key {} is a DSA key",
-            o.key.display()
-        ));
-    }
-    Ok(())
-}
-
 fn nonce(arg: Option<NonceArg>) -> Nonce {
     match arg {
         Some(NonceArg::Random) => Nonce::Random,
@@ -119,24 +101,9 @@ pub(crate) fn sign(
     digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<Vec<u8>> {
     let o = &a.opts;
-    refuse_rsa_options(o)?;
+    crate::sign::refuse_options(o, KeyKind::Dsa, false)?;
     let hash = dsa_hash(&o.hash, "--hash")?;
-    let key = match ffc_key_from(file, &o.key, "--key")? {
-        AnyKey::DsaPrivate(k) => k,
-        AnyKey::DsaPublic(_) => {
-            return Err(bad_input!(
-                "--key {}: a private key is needed, this is a public key",
-                o.key.display()
-            ));
-        }
-        _ => {
-            return Err(bad_input!(
-                "--key {}: {} cannot sign",
-                o.key.display(),
-                kind_name(KeyKind::Dh)
-            ));
-        }
-    };
+    let key = private_of(ffc_key_from(file, &o.key, "--key")?, &o.key)?;
     let digest = digest(hash)?;
     let sig = key
         .sign_digest(hash, &digest, nonce(a.nonce), &mut OsRng)
@@ -151,7 +118,7 @@ pub(crate) fn verify(
     sig: &[u8],
     digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<bool> {
-    refuse_rsa_options(o)?;
+    crate::sign::refuse_options(o, KeyKind::Dsa, false)?;
     let hash = dsa_hash(&o.hash, "--hash")?;
     let key = public_of(ffc_key_from(file, &o.key, "--key")?, &o.key, "--key")?;
     let digest = digest(hash)?;
@@ -159,6 +126,23 @@ pub(crate) fn verify(
         .is_some_and(|sig| key.verify_digest(&digest, &sig).is_ok()))
 }
 
+/// The private key of a DSA key file given as `--key`.
+fn private_of(key: AnyKey, path: &Path) -> anyhow::Result<DsaPrivateKey> {
+    match key {
+        AnyKey::DsaPrivate(k) => Ok(k),
+        AnyKey::DsaPublic(_) => Err(bad_input!(
+            "--key {}: a private key is needed, this is a public key",
+            path.display()
+        )),
+        _ => Err(bad_input!(
+            "--key {}: {}, not a DSA key",
+            path.display(),
+            kind_name(KeyKind::Dh)
+        )),
+    }
+}
+
+/// The public half of a DSA key file given as `option`.
 fn public_of(key: AnyKey, path: &Path, option: &str) -> anyhow::Result<DsaPublicKey> {
     match key {
         AnyKey::DsaPrivate(k) => Ok(k.public_key().clone()),
@@ -171,47 +155,16 @@ fn public_of(key: AnyKey, path: &Path, option: &str) -> anyhow::Result<DsaPublic
     }
 }
 
-/// A hexadecimal field of a batch line.
-fn field_hex(obj: &Map<String, Value>, name: &'static str) -> Result<Vec<u8>, LineError> {
-    match obj.get(name) {
-        Some(Value::String(s)) => hex_bytes(s).map_err(|m| LineError::field(name, m)),
-        Some(_) => Err(LineError::field(name, "expected a hexadecimal string")),
-        None => Err(LineError {
-            field: Some(name),
-            message: format!("missing field \"{name}\""),
-        }),
-    }
-}
-
 /// Run `redc dsa sign-batch`: each chunk of lines one engine batch.
 pub(crate) fn sign_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
     let hash = dsa_hash(&a.hash, "--hash")?;
-    let key = match load_ffc(&a.key, "--key")? {
-        AnyKey::DsaPrivate(k) => k,
-        AnyKey::DsaPublic(_) => {
-            return Err(bad_input!(
-                "--key {}: a private key is needed, this is a public key",
-                a.key.display()
-            ));
-        }
-        _ => {
-            return Err(bad_input!(
-                "--key {}: {}, not a DSA key",
-                a.key.display(),
-                kind_name(KeyKind::Dh)
-            ));
-        }
-    };
-    let engine = backend::engine(a.backend)?;
-    jsonl::run_chunked(
-        &a.input,
-        "--in",
-        a.output.as_deref(),
-        jsonl::CHUNK,
+    let key = private_of(load_ffc(&a.key, "--key")?, &a.key)?;
+    jsonl::run_batch(
+        &a.io,
         |obj| field_hex(obj, "in").map(|m| hash.digest(&m)),
-        |digests| {
+        |engine, digests| {
             let refs: Vec<&[u8]> = digests.iter().map(Vec::as_slice).collect();
-            sign_batch(&engine, &key, hash, &refs, nonce(Some(a.nonce)), &mut OsRng)
+            sign_batch(engine, &key, hash, &refs, nonce(Some(a.nonce)), &mut OsRng)
                 .into_iter()
                 .map(|sig| {
                     sig.and_then(|sig| encode(&sig, a.sig_format, key.public_key()))
@@ -228,21 +181,17 @@ pub(crate) fn sign_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
 pub(crate) fn verify_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
     let hash = dsa_hash(&a.hash, "--hash")?;
     let key = public_of(load_ffc(&a.key, "--key")?, &a.key, "--key")?;
-    let engine = backend::engine(a.backend)?;
-    jsonl::run_chunked(
-        &a.input,
-        "--in",
-        a.output.as_deref(),
-        jsonl::CHUNK,
+    jsonl::run_batch(
+        &a.io,
         |obj| Ok((hash.digest(&field_hex(obj, "in")?), field_hex(obj, "sig")?)),
-        |lines| {
+        |engine, lines| {
             let sigs: Vec<Option<Signature>> = lines.iter().map(|(_, sig)| decode(sig, a.sig_format, &key)).collect();
             let items: Vec<(&DsaPublicKey, &[u8], &Signature)> = lines
                 .iter()
                 .zip(&sigs)
                 .filter_map(|((digest, _), sig)| Some((&key, digest.as_slice(), sig.as_ref()?)))
                 .collect();
-            let mut verdicts = verify_batch(&engine, &items).into_iter();
+            let mut verdicts = verify_batch(engine, &items).into_iter();
             sigs.iter()
                 .map(|sig| Ok(json!({ "valid": sig.is_some() && verdicts.next().unwrap_or(false) })))
                 .collect()

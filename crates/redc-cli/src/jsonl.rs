@@ -22,6 +22,32 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// A batch command's run: its engine (`--backend`, `REDC_BACKEND`), then
+/// [`run_chunked`] over its `--in` and `-o`, [`CHUNK`] lines a chunk, each
+/// chunk answered by `answer` on the engine (one engine batch).
+pub(crate) fn run_batch<T>(
+    io: &crate::args::BatchIo,
+    prepare: impl FnMut(&Map<String, Value>) -> Result<T, LineError>,
+    mut answer: impl FnMut(&redc::Engine, Vec<T>) -> Vec<Result<Value, LineError>>,
+) -> anyhow::Result<ExitCode> {
+    let engine = crate::backend::engine(io.backend)?;
+    run_chunked(&io.input, "--in", io.output.as_deref(), CHUNK, prepare, |items| {
+        answer(&engine, items)
+    })
+}
+
+/// A hexadecimal field of a batch line (an optional `0x`).
+pub(crate) fn field_hex(obj: &Map<String, Value>, name: &'static str) -> Result<Vec<u8>, LineError> {
+    match obj.get(name) {
+        Some(Value::String(s)) => crate::keyfile::hex_bytes(s).map_err(|m| LineError::field(name, m)),
+        Some(_) => Err(LineError::field(name, "expected a hexadecimal string")),
+        None => Err(LineError {
+            field: Some(name),
+            message: format!("missing field \"{name}\""),
+        }),
+    }
+}
+
 /// The longest input line, in bytes.
 pub(crate) const MAX_LINE: usize = 1 << 20;
 

@@ -2,15 +2,14 @@
 //! `openssl pkeyutl` reads and writes them) and the batch commands.
 
 use crate::args::{BatchArgs, EncScheme, PrivateOp, PublicOp, RsaMessageArgs};
-use crate::backend;
 use crate::failure::bad_input;
-use crate::jsonl::{self, LineError};
-use crate::keyfile::{hex_bytes, load_private, load_public, parse_hash, parse_hex, read_input, rsa_error, to_hex};
+use crate::jsonl::{self, LineError, field_hex};
+use crate::keyfile::{load_private, load_public, parse_hash, parse_hex, read_input, rsa_error, to_hex};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc::Engine;
 use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::process::ExitCode;
 use zeroize::Zeroizing;
 
@@ -80,14 +79,10 @@ fn write_all(mut sink: Sink, bytes: &[u8]) -> anyhow::Result<ExitCode> {
 pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode> {
     let key = load_private(&a.key, &a.password)?;
     let hash = parse_hash(&a.hash, "--hash")?;
-    let engine = backend::engine(a.backend)?;
-    jsonl::run_chunked(
-        &a.input,
-        "--in",
-        a.output.as_deref(),
-        jsonl::CHUNK,
+    jsonl::run_batch(
+        &a.io,
         |obj| field_hex(obj, "in"),
-        |inputs| private_ops(&engine, &key, a.op, hash, &inputs),
+        |engine, inputs| private_ops(engine, &key, a.op, hash, &inputs),
     )
 }
 
@@ -96,19 +91,15 @@ pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode
 pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> {
     let key = load_public(&a.key, &a.password, "--key")?;
     let hash = parse_hash(&a.hash, "--hash")?;
-    let engine = backend::engine(a.backend)?;
     let needs_sig = matches!(a.op, PublicOp::VerifyPss | PublicOp::VerifyPkcs1v15);
-    jsonl::run_chunked(
-        &a.input,
-        "--in",
-        a.output.as_deref(),
-        jsonl::CHUNK,
+    jsonl::run_batch(
+        &a.io,
         |obj| {
             let input = field_hex(obj, "in")?;
             let sig = if needs_sig { field_hex(obj, "sig")? } else { Vec::new() };
             Ok((input, sig))
         },
-        |lines| public_ops(&engine, &key, a.op, hash, &lines),
+        |engine, lines| public_ops(engine, &key, a.op, hash, &lines),
     )
 }
 
@@ -187,16 +178,4 @@ fn verdict(r: Result<(), Error>) -> Result<Value, LineError> {
 fn out(r: Result<Vec<u8>, Error>) -> Result<Value, LineError> {
     r.map(|o| json!({ "out": to_hex(&o) }))
         .map_err(|e| LineError::field("in", e))
-}
-
-/// A hexadecimal field of a batch line.
-fn field_hex(obj: &Map<String, Value>, name: &'static str) -> Result<Vec<u8>, LineError> {
-    match obj.get(name) {
-        Some(Value::String(s)) => hex_bytes(s).map_err(|m| LineError::field(name, m)),
-        Some(_) => Err(LineError::field(name, "expected a hexadecimal string")),
-        None => Err(LineError {
-            field: Some(name),
-            message: format!("missing field \"{name}\""),
-        }),
-    }
 }

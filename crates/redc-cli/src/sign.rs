@@ -47,7 +47,7 @@ pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
         KeyKind::Dsa => crate::dsa::sign(a, &file, |hash| digest_of(&o.input, hash))?,
         KeyKind::Dh => return Err(cannot_sign(&o.key)),
         KeyKind::Rsa => {
-            refuse_dsa_options(o, a.nonce.is_some())?;
+            refuse_options(o, KeyKind::Rsa, a.nonce.is_some())?;
             let hash = parse_hash(&o.hash, "--hash")?;
             let scheme = o.scheme.unwrap_or(SigScheme::Pss);
             let key = match rsa_key_from(&file, &o.key, &o.password, "--key")? {
@@ -85,7 +85,7 @@ pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
         }
         KeyKind::Dh => return Err(cannot_sign(&o.key)),
         KeyKind::Rsa => {
-            refuse_dsa_options(o, false)?;
+            refuse_options(o, KeyKind::Rsa, false)?;
             let hash = parse_hash(&o.hash, "--hash")?;
             let scheme = o.scheme.unwrap_or(SigScheme::Pss);
             let key = rsa_key_from(&file, &o.key, &o.password, "--key")?.into_public_key();
@@ -118,21 +118,25 @@ fn cannot_sign(key: &Path) -> anyhow::Error {
     )
 }
 
-/// The DSA-only options refused with an RSA key.
-fn refuse_dsa_options(o: &SigOptions, nonce: bool) -> anyhow::Result<()> {
-    if nonce {
-        return Err(bad_input!(
-            "--nonce: only for DSA keys; --key {} is an RSA key",
-            o.key.display()
-        ));
+/// The options of the other algorithm than `kind`'s, refused: RSA's
+/// `--scheme` and `--salt-len` with a DSA key, DSA's `--nonce` (`nonce`:
+/// given) and `--sig-format` with an RSA key.
+pub(crate) fn refuse_options(o: &SigOptions, kind: KeyKind, nonce: bool) -> anyhow::Result<()> {
+    let (given, other) = match kind {
+        KeyKind::Dsa => (
+            [("--scheme", o.scheme.is_some()), ("--salt-len", o.salt_len.is_some())],
+            "RSA",
+        ),
+        _ => ([("--nonce", nonce), ("--sig-format", o.sig_format.is_some())], "DSA"),
+    };
+    match given.into_iter().find(|&(_, g)| g) {
+        Some((option, _)) => Err(bad_input!(
+            "{option}: only for {other} keys; --key {} is {}",
+            o.key.display(),
+            crate::keyfile::kind_name(kind)
+        )),
+        None => Ok(()),
     }
-    if o.sig_format.is_some() {
-        return Err(bad_input!(
-            "--sig-format: only for DSA keys; --key {} is an RSA key",
-            o.key.display()
-        ));
-    }
-    Ok(())
 }
 
 /// `--salt-len` with `--scheme pkcs1v15`, refused before the key is read
