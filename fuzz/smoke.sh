@@ -33,6 +33,7 @@ declare -A opts=(
   [batch_jsonl]="-max_len=4096 -close_fd_mask=3"
   [modexp_diff]="-max_len=256"
   [batch_vs_single]="-max_len=4096"
+  [ffc_read]="-max_len=4096"
 )
 
 if [ $# -gt 0 ]; then
