@@ -17,13 +17,16 @@
 //! rejected random candidate, an OAEP padding error, a message's length);
 //! everything else derived from a secret stays undefined.
 //!
-//! The parent test generates the keys with `openssl genpkey` (2048 bits,
-//! 2049 bits, three primes of 3072 bits), then runs this same test binary
+//! The parent test generates the keys with `openssl genpkey` (RSA: 2048
+//! bits, 2049 bits, three primes of 3072 bits; an ffdhe2048 Diffie-Hellman
+//! key; a (2048, 256) DSA key: `redc-ffc`'s private paths, a
+//! dev-dependency here, are checked by the same harness), then runs this same test binary
 //! under `valgrind --tool=memcheck --error-exitcode=99` once per path (the
 //! `child` test, told which path by `REDC_CTGRIND_PATH`): each must end
 //! with no error. The controls must be caught: a branch and a table index
 //! on a fresh secret, and a branch on a digit of a private exponent read
-//! from a PEM file (so a key's secrets are marked as they are loaded).
+//! from a PEM file, RSA's `d` and the DH and DSA keys' `x` (so a key's
+//! secrets are marked as they are loaded).
 //!
 //! What the check covers and what it does not:
 //! - the key is loaded inside Valgrind, but only its domains (the modulus
@@ -32,7 +35,11 @@
 //!   (`d mod (p - 1)`, the CRT coefficient, the product check) work on
 //!   revealed values by design, once per key; so does key generation
 //!   (rejected prime candidates, `d = e^-1 mod lcm` by Euclid), which is
-//!   not run, and writing a key out;
+//!   not run, and writing a key out; a DH key's and a DSA key's `x` are
+//!   marked as they are read (their range checks and a DH key's exponent
+//!   bound are declassified on purpose);
+//! - DSA signing reveals `g^k mod p` to reduce it mod `q` (its residue `r`
+//!   is published), and the finished `s`;
 //! - the envelope is checked up to the unwrapped AES key: the `aes-gcm`
 //!   crate's tag comparison ends in a branch on its accept or reject;
 //! - `Engine::modexp_batch` (raw modexp) takes its exponent as public;
@@ -48,6 +55,8 @@ mod scheme_support;
 use rand_core::{OsRng, RngCore};
 use redc::SecretNat;
 use redc::secret::taint;
+use redc_ffc::dh::{self, DhPrivateKey};
+use redc_ffc::dsa::{DsaPrivateKey, Nonce};
 use redc_rsa::hazmat::{CrtMode, rsadp_with};
 use redc_rsa::{HashAlg, Num, RsaPrivateKey, envelope, hazmat, oaep, pkcs1v15, pss, rsa_private_batch};
 use scheme_support::{TempDir, openssl};
@@ -75,6 +84,10 @@ const PATHS: &[(&str, PathFn)] = &[
     ("decrypt-oaep", decrypt_oaep),
     ("decrypt-pkcs1v15-implicit-rejection", decrypt_pkcs1v15),
     ("envelope-key-unwrap", envelope_unwrap),
+    ("dh-derive", dh_derive),
+    ("dh-derive-batch", dh_derive_batch),
+    ("dsa-sign-rfc6979", |k| dsa_sign(k, Nonce::Deterministic)),
+    ("dsa-sign-random", |k| dsa_sign(k, Nonce::Random)),
 ];
 
 /// The keys every child loads (inside Valgrind: loading is checked too).
@@ -82,10 +95,18 @@ struct Keys {
     k2048: RsaPrivateKey,
     k2049: RsaPrivateKey,
     k3prime: RsaPrivateKey,
+    dh: DhPrivateKey,
+    dsa: DsaPrivateKey,
 }
 
 /// The key files the parent writes: name, bits, primes.
 const KEY_FILES: [(&str, usize, usize); 3] = [("k2048", 2048, 2), ("k2049", 2049, 2), ("k3prime", 3072, 3)];
+
+/// A Diffie-Hellman or DSA key file of the parent's, read by `redc-ffc`.
+fn load_ffc(dir: &Path, name: &str) -> redc_ffc::AnyKey {
+    let pem = std::fs::read(dir.join(format!("{name}.pem"))).expect("key file");
+    redc_ffc::read_key(&pem).expect("openssl's key loads")
+}
 
 fn load(dir: &Path, name: &str) -> RsaPrivateKey {
     let pem = std::fs::read_to_string(dir.join(format!("{name}.pem"))).expect("key file");
@@ -215,6 +236,42 @@ fn envelope_unwrap(k: &Keys) {
     assert_eq!(public(&opened), b"plaintext");
 }
 
+/// A shared secret with a fresh peer (generated here: its exponent is
+/// marked as it is made), checked against the peer's own derivation.
+fn dh_derive(k: &Keys) {
+    let peer = DhPrivateKey::generate(k.dh.group(), None, &mut OsRng).expect("peer key");
+    let z = k.dh.derive(peer.public_key().y()).expect("derive");
+    let z2 = peer.derive(k.dh.public_key().y()).expect("derive");
+    assert_eq!(public(&z), public(&z2));
+}
+
+/// Five derivations in one engine batch, one with a bad peer value.
+fn dh_derive_batch(k: &Keys) {
+    let peers: Vec<Num> = (0..5)
+        .map(|_| {
+            DhPrivateKey::generate(k.dh.group(), None, &mut OsRng)
+                .expect("peer")
+                .public_key()
+                .y()
+                .clone()
+        })
+        .chain([Num::one()])
+        .collect();
+    let items: Vec<(&DhPrivateKey, &Num)> = peers.iter().map(|y| (&k.dh, y)).collect();
+    let out = dh::derive_batch(redc::engine::default_engine(), &items);
+    assert!(out[..5].iter().all(Result::is_ok) && out[5].is_err());
+}
+
+/// A signature with `nonce`, verified.
+fn dsa_sign(k: &Keys, nonce: Nonce) {
+    let digest = HashAlg::Sha256.digest(b"message");
+    let sig = k
+        .dsa
+        .sign_digest(HashAlg::Sha256, &digest, nonce, &mut OsRng)
+        .expect("sign");
+    k.dsa.public_key().verify_digest(&digest, &sig).expect("verify");
+}
+
 /// The control's secret: one random digit, marked like every secret.
 fn control_secret() -> SecretNat {
     SecretNat::from_limbs(vec![OsRng.next_u64()])
@@ -268,6 +325,38 @@ fn valgrind(path: &str, keys: &Path) -> (Option<i32>, String) {
 
 fn keys_dir() -> TempDir {
     let dir = TempDir::new("ctgrind");
+    let dh = dir.path("dh.pem");
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "DH",
+        "-pkeyopt",
+        "group:ffdhe2048",
+        "-out",
+        dh.to_str().expect("utf-8"),
+    ]);
+    let params = dir.path("dsa-params.pem");
+    let params = params.to_str().expect("utf-8 temp path");
+    openssl(&[
+        "genpkey",
+        "-genparam",
+        "-algorithm",
+        "DSA",
+        "-pkeyopt",
+        "dsa_paramgen_bits:2048",
+        "-pkeyopt",
+        "dsa_paramgen_q_bits:256",
+        "-out",
+        params,
+    ]);
+    let dsa = dir.path("dsa.pem");
+    openssl(&[
+        "genpkey",
+        "-paramfile",
+        params,
+        "-out",
+        dsa.to_str().expect("utf-8 temp path"),
+    ]);
     for (name, bits, primes) in KEY_FILES {
         let path = dir.path(&format!("{name}.pem"));
         let p = path.to_str().expect("utf-8 temp path");
@@ -329,10 +418,16 @@ fn private_paths_branch_and_index_on_no_secret() {
 fn the_check_catches_a_leak() {
     release_only();
     let dir = keys_dir();
-    for control in ["leaky-branch", "leaky-index", "leaky-key"] {
+    for control in [
+        "leaky-branch",
+        "leaky-index",
+        "leaky-key",
+        "leaky-dh-key",
+        "leaky-dsa-key",
+    ] {
         let (status, stderr) = valgrind(control, &dir.path(""));
         assert_eq!(status, Some(ERROR_EXIT), "{control} not caught:\n{stderr}");
-        let function = if control == "leaky-key" {
+        let function = if control.ends_with("-key") {
             "leaky_branch".to_owned()
         } else {
             control.replace('-', "_")
@@ -355,12 +450,28 @@ fn child() {
         "leaky-branch" => drop(leaky_branch(&control_secret())),
         "leaky-index" => drop(leaky_index(&control_secret())),
         "leaky-key" => drop(leaky_key(&load(&keys_dir_of_child(), "k2048"))),
+        "leaky-dh-key" | "leaky-dsa-key" => {
+            let exponent = match load_ffc(&keys_dir_of_child(), &path["leaky-".len()..path.len() - 4]) {
+                redc_ffc::AnyKey::DhPrivate(k) => k.exponent().clone(),
+                redc_ffc::AnyKey::DsaPrivate(k) => k.exponent().clone(),
+                _ => panic!("a private key"),
+            };
+            std::hint::black_box(leaky_branch(&exponent));
+        }
         name => {
             let dir = keys_dir_of_child();
+            let redc_ffc::AnyKey::DhPrivate(dh) = load_ffc(&dir, "dh") else {
+                panic!("dh.pem is a DH private key")
+            };
+            let redc_ffc::AnyKey::DsaPrivate(dsa) = load_ffc(&dir, "dsa") else {
+                panic!("dsa.pem is a DSA private key")
+            };
             let keys = Keys {
                 k2048: load(&dir, "k2048"),
                 k2049: load(&dir, "k2049"),
                 k3prime: load(&dir, "k3prime"),
+                dh,
+                dsa,
             };
             let (_, run) = PATHS.iter().find(|(n, _)| *n == name).expect("a known path");
             run(&keys);
