@@ -372,7 +372,8 @@ pub(crate) struct DhDeriveArgs {
     #[arg(long, value_name = "PEERKEY")]
     pub(crate) peer: PathBuf,
     /// Leave out the leading zero bytes of the secret, as `openssl pkeyutl -derive` does
-    /// without `-pkeyopt dh_pad:1`.
+    /// without `-pkeyopt dh_pad:1`. The secret's length then tells its leading zeros (the
+    /// Raccoon attack's leak): for compatibility with such peers only.
     #[arg(long)]
     pub(crate) unpadded: bool,
     /// Write the secret here (- for stdout, the default; never to a terminal).
@@ -413,9 +414,9 @@ pub(crate) struct DsaBatchArgs {
     /// The signatures' encoding.
     #[arg(long, value_enum, default_value_t = SigFormat::Der)]
     pub(crate) sig_format: SigFormat,
-    /// Signing only: the nonce k.
-    #[arg(long, value_enum, default_value_t = NonceArg::Deterministic)]
-    pub(crate) nonce: NonceArg,
+    /// Signing only: the nonce k. [default: deterministic]
+    #[arg(long, value_enum)]
+    pub(crate) nonce: Option<NonceArg>,
     #[command(flatten)]
     pub(crate) io: BatchIo,
 }

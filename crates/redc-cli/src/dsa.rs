@@ -126,9 +126,14 @@ pub(crate) fn verify(
         .is_some_and(|sig| key.verify_digest(&digest, &sig).is_ok()))
 }
 
-/// The private key of a DSA key file given as `--key`.
+/// The private key of a DSA key file given as `--key`, for signing: not of
+/// (1024, 160) parameters, which SP 800-131A keeps for verification only.
 fn private_of(key: AnyKey, path: &Path) -> anyhow::Result<DsaPrivateKey> {
     match key {
+        AnyKey::DsaPrivate(k) if k.params().sizes() == (1024, 160) => Err(bad_input!(
+            "--key {}: a (1024, 160) DSA key verifies only (SP 800-131A); sign with (2048, 224) or larger",
+            path.display()
+        )),
         AnyKey::DsaPrivate(k) => Ok(k),
         AnyKey::DsaPublic(_) => Err(bad_input!(
             "--key {}: a private key is needed, this is a public key",
@@ -164,7 +169,7 @@ pub(crate) fn sign_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
         |obj| field_hex(obj, "in").map(|m| hash.digest(&m)),
         |engine, digests| {
             let refs: Vec<&[u8]> = digests.iter().map(Vec::as_slice).collect();
-            sign_batch(engine, &key, hash, &refs, nonce(Some(a.nonce)), &mut OsRng)
+            sign_batch(engine, &key, hash, &refs, nonce(a.nonce), &mut OsRng)
                 .into_iter()
                 .map(|sig| {
                     sig.and_then(|sig| encode(&sig, a.sig_format, key.public_key()))
@@ -179,6 +184,9 @@ pub(crate) fn sign_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
 /// Run `redc dsa verify-batch`: each chunk of lines one engine batch; a
 /// malformed signature is `{"valid": false}`, as a wrong one.
 pub(crate) fn verify_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
+    if a.nonce.is_some() {
+        return Err(bad_input!("--nonce: only for sign-batch"));
+    }
     let hash = dsa_hash(&a.hash, "--hash")?;
     let key = public_of(load_ffc(&a.key, "--key")?, &a.key, "--key")?;
     jsonl::run_batch(

@@ -251,6 +251,35 @@ fn dsa_refusals_name_the_field() {
     assert!(refused(&["sign", "--key", &key, "--scheme", "pss", "-o", &path("x.sig")]).contains("--scheme"));
     assert!(refused(&["sign", "--key", &key, "--hash", "sha3-256", "-o", &path("x.sig")]).contains("--hash"));
     assert!(refused(&["pubkey", &key, "--format", "pkcs1"]).contains("--format pkcs1"));
+    assert!(refused(&["dsa", "verify-batch", "--key", &key, "--nonce", "random"]).contains("--nonce"));
+    // (1024, 160): verification only.
+    let (params, small) = (path("dsa1024-params.pem"), path("dsa1024.pem"));
+    openssl(&[
+        "genpkey",
+        "-genparam",
+        "-algorithm",
+        "DSA",
+        "-pkeyopt",
+        "dsa_paramgen_bits:1024",
+        "-pkeyopt",
+        "dsa_paramgen_q_bits:160",
+        "-out",
+        &params,
+    ]);
+    openssl(&["genpkey", "-paramfile", &params, "-out", &small]);
+    let msg = path("dsa1024.msg");
+    std::fs::write(&msg, b"m").unwrap();
+    let err = refused(&["sign", "--key", &small, "-i", &msg, "-o", &path("x.sig")]);
+    assert!(err.contains("verifies only"), "{err}");
+    let sig = path("dsa1024.sig");
+    openssl(&["dgst", "-sha1", "-sign", &small, "-out", &sig, &msg]);
+    assert_eq!(
+        redc(
+            &["verify", "--key", &small, "--hash", "sha1", "--sig", &sig, "-i", &msg],
+            0
+        ),
+        "Verified OK\n"
+    );
     // Parameters that fail validation: the public key file rebuilt with
     // g = p - 1 (in range, but (p - 1)^q = -1, not 1).
     let public = path("dsa-r.der");

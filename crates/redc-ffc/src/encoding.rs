@@ -231,8 +231,10 @@ fn params_der(ints: &[&Num]) -> Result<Vec<u8>> {
 
 fn pkcs8(oid: ObjectIdentifier, params: &[&Num], x: &SecretNat) -> Result<SecretDocument> {
     let params = params_der(params)?;
-    let x = x.reveal().to_be_bytes();
-    let x = Zeroizing::new(x);
+    // Every digit, wiped on drop (leading zero bytes are stripped by UintRef).
+    let x = x
+        .to_be_bytes(8 * x.len())
+        .ok_or_else(|| Error::Encoding("private value x".into()))?;
     let x_der = Zeroizing::new(
         UintRef::new(&x)
             .and_then(|i| i.to_der())

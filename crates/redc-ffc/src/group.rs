@@ -1,8 +1,8 @@
 //! The named Diffie-Hellman groups: RFC 7919's `ffdhe2048` to `ffdhe8192`
 //! and RFC 3526's MODP groups of 1536 to 8192 bits, each a safe prime
-//! `p = 2q + 1` with generator 2 (which generates the subgroup of order `q`
-//! for the ffdhe groups and the whole group for MODP; both are safe-prime
-//! groups, so the subgroup check `y^q = 1` applies to a peer's value).
+//! `p = 2q + 1` with generator 2. Every one of these primes is 7 mod 8, so
+//! 2 is a square and generates the subgroup of order `q`: the subgroup
+//! check `y^q = 1` applies to a peer's value in every group.
 //!
 //! Private exponents are sized as RFC 7919 §5.2 lists for the ffdhe groups
 //! (225, 275, 325, 375, 400 bits) and as OpenSSL sizes them for the MODP

@@ -3,12 +3,12 @@
 //! validation replays from the same seed), and the unverifiable generator
 //! of A.2.1.
 
-use super::{DsaParams, GENERATED_SIZES};
+use super::{DsaParams, GENERATED_SIZES, MR_ROUNDS};
 use crate::Num;
 use crate::error::{Error, Result};
 use rand_core::CryptoRngCore;
 use rayon::prelude::*;
-use redc::prime::{has_small_factor, is_probable_prime, miller_rabin_rounds};
+use redc::prime::{has_small_factor, is_probable_prime};
 use sha2::{Digest, Sha256};
 
 /// SHA-256's output length, A.1.1.2's `outlen`.
@@ -66,7 +66,7 @@ pub(super) fn check_seed(params: &DsaParams, seed: &Seed) -> Result<()> {
 }
 
 fn probable_prime(n: &Num, rng: &mut impl CryptoRngCore) -> Result<bool> {
-    Ok(!has_small_factor(n) && is_probable_prime(n, miller_rabin_rounds(n.bits()), rng).map_err(|_| Error::Rng)?)
+    Ok(!has_small_factor(n) && is_probable_prime(n, MR_ROUNDS, rng).map_err(|_| Error::Rng)?)
 }
 
 /// `Hash(x mod 2^seedlen)` as an integer.
@@ -118,7 +118,7 @@ fn primes_from_seed(
         .into_par_iter()
         .map(|counter| {
             let p = candidate(counter).filter(|p| !has_small_factor(p))?;
-            let prime = is_probable_prime(&p, miller_rabin_rounds(l), &mut rand_core::OsRng).ok()?;
+            let prime = is_probable_prime(&p, MR_ROUNDS, &mut rand_core::OsRng).ok()?;
             prime.then_some((p, counter))
         })
         .find_first(Option::is_some)

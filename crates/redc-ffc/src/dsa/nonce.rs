@@ -116,7 +116,9 @@ impl Nonces {
             Self::Random => SecretNat::random_below(q, rng).map_err(|_| Error::Rng),
             Self::Drbg { hash, k, v } => loop {
                 let qlen = q.bits();
-                let mut t = Zeroizing::new(Vec::new());
+                // Sized once: a reallocation would leave nonce bits behind.
+                let hlen = hash.output_len();
+                let mut t = Zeroizing::new(Vec::with_capacity(qlen.div_ceil(8 * hlen) * hlen));
                 while 8 * t.len() < qlen {
                     *v = hmac(*hash, k, &[v])?;
                     t.extend_from_slice(v);

@@ -49,7 +49,9 @@ impl Signature {
     ///
     /// [`Error::Encoding`] if the encoder fails.
     pub fn to_der(&self) -> Result<Vec<u8>> {
-        let (r, s) = (self.r.to_be_bytes(), self.s.to_be_bytes());
+        // Zero as one zero byte (an INTEGER has at least one content byte).
+        let bytes = |x: &Num| if x.is_zero() { vec![0] } else { x.to_be_bytes() };
+        let (r, s) = (bytes(&self.r), bytes(&self.s));
         let encoding = |e: der::Error| Error::Encoding(format!("DSA signature: {e}"));
         let mut seq = SequenceOf::<UintRef<'_>, 2>::new();
         seq.add(UintRef::new(&r).map_err(encoding)?).map_err(encoding)?;
