@@ -63,7 +63,7 @@ pub fn key_kind(bytes: &[u8]) -> Option<KeyKind> {
     let (label, der) = match pem(bytes) {
         Some(pem) => {
             let (label, der) = pem.ok()?;
-            (Some(label), Zeroizing::new(der))
+            (Some(label), der)
         }
         None => (None, Zeroizing::new(bytes.to_vec())),
     };
@@ -86,19 +86,16 @@ pub fn key_kind(bytes: &[u8]) -> Option<KeyKind> {
     }
 }
 
-/// The PEM block in `bytes`, if there is one: `(label, DER)` or the error.
-fn pem(bytes: &[u8]) -> Option<Result<(String, Vec<u8>)>> {
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    let start = find(bytes, b"-----BEGIN ")?;
-    let block = &bytes[start..];
-    // Text after the END line is ignored (RFC 7468 §2), as before BEGIN.
-    let end = find(block, b"-----END ")
-        .and_then(|e| find(&block[e + 9..], b"-----").map(|c| e + 9 + c + 5))
-        .unwrap_or(block.len());
+/// A PEM input's label and DER (through redc-rsa's reader), or `None` for
+/// DER input (a SEQUENCE's first byte).
+fn pem(bytes: &[u8]) -> Option<Result<(String, Zeroizing<Vec<u8>>)>> {
+    if bytes.first() == Some(&0x30) {
+        return None;
+    }
     Some(
-        der::pem::decode_vec(&block[..end])
-            .map(|(label, der)| (label.to_string(), der))
-            .map_err(|e| Error::Encoding(format!("PEM: {e}"))),
+        redc_rsa::encoding::decode_pem(bytes)
+            .map(|p| (p.label, p.der))
+            .map_err(|e| Error::Encoding(e.to_string().trim_start_matches("key encoding: ").to_owned())),
     )
 }
 
@@ -115,7 +112,6 @@ pub fn read_key(bytes: &[u8]) -> Result<AnyKey> {
     match pem(bytes) {
         Some(pem) => {
             let (label, der) = pem?;
-            let der = Zeroizing::new(der);
             match label.as_str() {
                 "PRIVATE KEY" => private_from_der(&der),
                 "PUBLIC KEY" => public_from_der(&der),
@@ -124,16 +120,8 @@ pub fn read_key(bytes: &[u8]) -> Result<AnyKey> {
                 ))),
             }
         }
-        None if bytes.first() == Some(&0x30) => {
-            if PrivateKeyInfo::try_from(bytes).is_ok() {
-                private_from_der(bytes)
-            } else {
-                public_from_der(bytes)
-            }
-        }
-        None => Err(Error::Encoding(
-            "not a key: neither DER (a SEQUENCE) nor PEM (no \"-----BEGIN\" line)".into(),
-        )),
+        None if PrivateKeyInfo::try_from(bytes).is_ok() => private_from_der(bytes),
+        None => public_from_der(bytes),
     }
 }
 

@@ -795,9 +795,12 @@ fn public_from_pkcs1(k: &pkcs1::RsaPublicKey<'_>) -> Result<RsaPublicKey> {
 }
 
 /// A decoded PEM block: its label and its (secret-safe) DER contents.
-struct Pem {
-    label: String,
-    der: Zeroizing<Vec<u8>>,
+#[derive(Debug)]
+pub struct Pem {
+    /// The label of its `-----BEGIN` line.
+    pub label: String,
+    /// The DER contents, wiped on drop.
+    pub der: Zeroizing<Vec<u8>>,
 }
 
 /// Where `needle` first occurs in `haystack`.
@@ -822,7 +825,14 @@ fn pem_block(bytes: &[u8]) -> Option<&[u8]> {
     }
 }
 
-fn decode_pem(bytes: &[u8]) -> Result<Pem> {
+/// The first PEM block of `bytes` (text around it ignored, RFC 7468 §2),
+/// decoded; the reader of every key format here and of `redc-ffc`'s.
+///
+/// # Errors
+///
+/// [`Error::Encoding`] without a `-----BEGIN` line, for PEM headers (a
+/// legacy OpenSSL-encrypted key) and for malformed PEM.
+pub fn decode_pem(bytes: &[u8]) -> Result<Pem> {
     let block = pem_block(bytes).ok_or_else(|| {
         Error::Encoding("not a key: neither DER (a SEQUENCE) nor PEM (no \"-----BEGIN\" line)".into())
     })?;
