@@ -4,12 +4,14 @@
 //!
 //! | file | holds |
 //! |---|---|
+//! | `dsa/fixed_base.rs` | `g^e` for public `e` from a table made once per parameter set |
 //! | `dsa/generate.rs` | the probable primes of A.1.1.2 (and their validation, A.1.1.3, from the same loop), the generator of A.2.1 |
 //! | `dsa/nonce.rs` | RFC 6979 §3.2's deterministic nonce, and the random one of B.2.2 |
 //! | `dsa/signature.rs` | `(r, s)` in DER and in IEEE P1363 form |
 //! | `dsa/sign.rs` | signing, batched |
 //! | `dsa/verify.rs` | verification, batched |
 
+mod fixed_base;
 mod generate;
 mod nonce;
 mod sign;
@@ -26,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::{HashAlg, ModP, ModQ, Num, PublicModulus};
 use redc::secret::declassify;
 use redc::{PublicExpJob, SecretNat};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use subtle::ConstantTimeEq;
 
 /// The (L, N) pairs of FIPS 186-4 §4.2: the bit lengths of `p` and `q`.
@@ -53,6 +55,8 @@ pub struct DsaParams {
     q: PublicModulus<ModQ>,
     g: Num,
     seed: Option<Seed>,
+    /// The fixed-base table of `g`, made at the first verification.
+    fixed_g: OnceLock<fixed_base::FixedBase>,
 }
 
 impl DsaParams {
@@ -82,7 +86,13 @@ impl DsaParams {
         if !has_order_q(&p, q.n(), &g) {
             return Err(bad("g^q mod p is not 1"));
         }
-        Ok(Self { p, q, g, seed: None })
+        Ok(Self {
+            p,
+            q,
+            g,
+            seed: None,
+            fixed_g: OnceLock::new(),
+        })
     }
 
     /// The prime `p`.
@@ -118,6 +128,7 @@ impl DsaParams {
             q: self.q.clone(),
             g: self.g.clone(),
             seed: Some(seed),
+            fixed_g: OnceLock::new(),
         }
     }
 
@@ -148,6 +159,12 @@ impl DsaParams {
 
     pub(crate) fn modulus_q(&self) -> &PublicModulus<ModQ> {
         &self.q
+    }
+
+    /// `g`'s fixed-base table for exponents below `q` (made once).
+    pub(crate) fn fixed_g(&self) -> &fixed_base::FixedBase {
+        self.fixed_g
+            .get_or_init(|| fixed_base::FixedBase::new(self.p.domain(), &self.g, self.q().bits()))
     }
 
     /// `h` as an integer: its leftmost `min(N, outlen)` bits (FIPS 186-4

@@ -1,8 +1,9 @@
 //! Verification (FIPS 186-4 §4.7): `0 < r, s < q`, `w = s^-1 mod q`,
 //! `u1 = z w`, `u2 = r w mod q`, `v = (g^u1 y^u2 mod p) mod q`, accepted when
-//! `v = r`. Everything here is public: the two exponentiations of every
-//! signature of a batch run as one public-exponent engine batch (lanes of
-//! the IFMA kernels filled across signatures and keys).
+//! `v = r`. Everything here is public: `g^u1` comes from the parameters'
+//! fixed-base table (one product a window, on every core), and every
+//! signature's `y^u2` runs in one public-exponent engine batch (lanes of the
+//! IFMA kernels filled across signatures and keys).
 
 use super::{DsaPublicKey, Signature};
 use crate::Num;
@@ -41,20 +42,25 @@ pub fn verify_batch(engine: &Engine, items: &[(&DsaPublicKey, &[u8], &Signature)
         });
         class.push(index);
     }
+    // g^u1 from the table, on every core.
+    let g_powers: Vec<Option<redc::Residue<crate::ModP>>> = items
+        .par_iter()
+        .zip(&exps)
+        .map(|((key, _, _), e)| {
+            let (u1, _) = e.as_ref()?;
+            key.params.fixed_g().pow(key.params.modulus_p().domain(), u1)
+        })
+        .collect();
     let mut slots = Vec::new();
     let mut jobs: Vec<PublicExpJob<'_, Num>> = Vec::new();
     for (i, ((key, _, _), e)) in items.iter().zip(&exps).enumerate() {
-        let Some((u1, u2)) = e else { continue };
-        let modulus = &moduli[class[i]].1;
-        jobs.push(PublicExpJob {
-            base: key.params.g(),
-            exp: u1,
-            modulus,
-        });
+        let (Some((_, u2)), Some(_)) = (e, &g_powers[i]) else {
+            continue;
+        };
         jobs.push(PublicExpJob {
             base: &key.y,
             exp: u2,
-            modulus,
+            modulus: &moduli[class[i]].1,
         });
         slots.push(i);
     }
@@ -62,17 +68,19 @@ pub fn verify_batch(engine: &Engine, items: &[(&DsaPublicKey, &[u8], &Signature)
     let mut ok = vec![false; items.len()];
     let checked: Vec<(usize, bool)> = slots
         .par_iter()
-        .zip(powers.par_chunks(2))
-        .map(|(&i, pair)| {
+        .zip(powers.par_iter())
+        .map(|(&i, y_power)| {
             let (key, _, sig) = items[i];
-            let (Ok(a), Ok(b)) = (&pair[0], &pair[1]) else {
+            let (Ok(y_power), Some(g_power)) = (y_power, &g_powers[i]) else {
                 return (i, false);
             };
-            let v = a
-                .reveal()
-                .mul(&b.reveal())
-                .rem(key.params.p())
-                .and_then(|v| v.rem(key.params.q()));
+            // A plain y^u2 times g^u1 in Montgomery form: the plain product mod p.
+            let v = key
+                .params
+                .modulus_p()
+                .domain()
+                .mul_plain(y_power, g_power)
+                .and_then(|v| v.reveal().rem(key.params.q()));
             (i, v.is_some_and(|v| v == sig.r))
         })
         .collect();
