@@ -758,6 +758,12 @@ pub(crate) struct BenchArgs {
     /// A short run: RSA-2048 only and 0.2 s per measurement, unless --sizes or --seconds say otherwise.
     #[arg(long)]
     pub(crate) quick: bool,
+    /// With --backend cuda: measure the GPU alone (no CPU backend, OpenSSL, GMP, DH or DSA).
+    #[arg(long)]
+    pub(crate) gpu_only: bool,
+    /// Operations per GPU batch call. [default: the device's batch size, every SM filled]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16_777_216))]
+    pub(crate) gpu_batch: Option<u32>,
 }
 
 /// The longest `--seconds` accepted.

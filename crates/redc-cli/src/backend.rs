@@ -80,7 +80,8 @@ fn env_backend() -> anyhow::Result<Option<BackendArg>> {
 }
 
 /// The GPU, opened once per process with the plan of `REDC_CUDA_THREADS`
-/// (threads per number, e.g. `64:8,32:1`), or what is missing.
+/// (threads per number, e.g. `64:8,32:1`) and the kernel cache of
+/// [`redc_cuda::cache_dir`] (`REDC_CUDA_CACHE`), or what is missing.
 pub(crate) fn gpu() -> Result<Arc<dyn redc::engine::device::Device>, CudaError> {
     opened().map(|g| g as Arc<dyn redc::engine::device::Device>)
 }
@@ -90,16 +91,21 @@ pub(crate) fn opened() -> Result<Arc<Gpu>, CudaError> {
     static GPU: OnceLock<Result<Arc<Gpu>, CudaError>> = OnceLock::new();
     GPU.get_or_init(|| {
         let threads = match std::env::var("REDC_CUDA_THREADS") {
+            // Empty is unset, as for REDC_BACKEND.
+            Ok(spec) if spec.trim().is_empty() => None,
             Ok(spec) => Some(spec),
             Err(std::env::VarError::NotPresent) => None,
             Err(std::env::VarError::NotUnicode(_)) => {
                 return Err(CudaError::Config("REDC_CUDA_THREADS: not UTF-8".into()));
             }
         };
-        Gpu::open(threads.as_deref()).map(Arc::new).map_err(|e| match e {
-            CudaError::Config(m) => CudaError::Config(format!("REDC_CUDA_THREADS: {m}")),
-            other => other,
-        })
+        let cache = redc_cuda::cache_dir(|name| std::env::var_os(name));
+        Gpu::open(threads.as_deref(), cache.as_deref())
+            .map(Arc::new)
+            .map_err(|e| match e {
+                CudaError::Config(m) => CudaError::Config(format!("REDC_CUDA_THREADS: {m}")),
+                other => other,
+            })
     })
     .clone()
 }

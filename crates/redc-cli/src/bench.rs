@@ -59,6 +59,11 @@ struct Options {
     backends: Vec<&'static str>,
     /// Measure the GPU too (its own table).
     gpu: bool,
+    /// Measure the CPU (redc's CPU backends and the anchors); false with
+    /// `--gpu-only`.
+    cpu: bool,
+    /// Operations per GPU batch call, when not the device's batch size.
+    gpu_batch: Option<usize>,
     /// Time per measurement.
     seconds: f64,
     /// Threads of the all-cores figures.
@@ -93,6 +98,14 @@ impl Options {
                 .filter(|&b| Engine::named(b).is_ok())
                 .collect::<Vec<_>>()
         };
+        if a.gpu_only && a.backend != BackendArg::Cuda {
+            return Err(bad_input!("--gpu-only measures the GPU: it needs --backend cuda"));
+        }
+        if a.gpu_batch.is_some() && !matches!(a.backend, BackendArg::Cuda | BackendArg::Auto) {
+            return Err(bad_input!(
+                "--gpu-batch sizes the GPU's batches: it needs --backend cuda or auto"
+            ));
+        }
         let (backends, gpu) = match a.backend {
             // The GPU beside every CPU backend of the machine.
             BackendArg::Cuda => {
@@ -107,16 +120,19 @@ impl Options {
                 (vec![cpu.name()], false)
             }
         };
+        let cpu = !a.gpu_only;
         Ok(Options {
             sizes,
-            backends,
+            backends: if cpu { backends } else { Vec::new() },
             gpu,
+            cpu,
+            gpu_batch: a.gpu_batch.map(|n| n as usize),
             seconds: a.seconds.unwrap_or(if a.quick { 0.2 } else { 1.0 }),
             threads: a.threads.map_or_else(rayon::current_num_threads, |t| t as usize),
-            openssl: !a.no_openssl,
-            gmp: !a.no_gmp,
-            products: true,
-            ffc: !a.no_ffc,
+            openssl: cpu && !a.no_openssl,
+            gmp: cpu && !a.no_gmp,
+            products: cpu,
+            ffc: cpu && !a.no_ffc,
         })
     }
 }
@@ -306,6 +322,8 @@ pub(crate) fn demo(out: &mut String) -> anyhow::Result<()> {
         sizes: vec![2048],
         backends: vec![Engine::detect().name()],
         gpu: false,
+        cpu: true,
+        gpu_batch: None,
         seconds: 0.2,
         threads: rayon::current_num_threads(),
         openssl: true,
@@ -332,12 +350,33 @@ fn collect(opts: &Options) -> anyhow::Result<Report> {
         .collect::<Result<Vec<_>, _>>()?;
     let gpu = match opts.gpu {
         true => {
-            let engine = crate::backend::engine(Some(BackendArg::Cuda))?;
-            let rows = gpu::measure(&engine, &opts.sizes, engine.lanes(), opts.seconds, &status)?;
-            Some((engine.describe(), rows))
+            let device = crate::backend::gpu().map_err(|e| bad_input!("--backend cuda: {e}"))?;
+            let batch = opts.gpu_batch.unwrap_or_else(|| device.batch_size());
+            let describe = device.describe();
+            let rows = gpu::measure(device, &opts.sizes, batch, opts.seconds, &status)?;
+            Some((describe, rows))
         }
         false => None,
     };
+    if !opts.cpu {
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        return Ok(Report {
+            cpu: cpu_model(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: opts.threads,
+            seconds: opts.seconds,
+            backends: Vec::new(),
+            openssl: None,
+            openssl4: None,
+            gmp: None,
+            rows: Vec::new(),
+            gpu,
+            products: None,
+            notes: Vec::new(),
+        });
+    }
     let pool = |n: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
@@ -952,6 +991,8 @@ mod tests {
                         sizes: vec![1024],
                         backends: vec!["scalar"],
                         gpu: false,
+                        cpu: true,
+                        gpu_batch: None,
                         seconds: 0.01,
                         threads: 2,
                         openssl: false,

@@ -60,6 +60,7 @@ fn cuda_without_a_gpu_is_bad_input_naming_what_is_missing() {
         &["rsa", "private-batch", "--key", key, "--op", "raw", "--backend", "cuda"],
         &["rsa", "public-batch", "--key", key, "--op", "raw", "--backend", "cuda"],
         &["bench", "--backend", "cuda", "--quick", "--no-openssl", "--no-gmp"],
+        &["bench", "--backend", "cuda", "--gpu-only", "--gpu-batch", "64"],
     ] {
         let out = common::run(args, line);
         let stderr = String::from_utf8_lossy(&out.stderr);

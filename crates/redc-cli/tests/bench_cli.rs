@@ -216,7 +216,7 @@ fn json_to_stdout_on_one_thread_without_others() {
 
 #[test]
 fn bad_options_exit_2_naming_the_option() {
-    let cases: [(&[&str], &str); 11] = [
+    let cases: [(&[&str], &str); 14] = [
         (&["--sizes", "512"], "--sizes"),
         (&["--sizes", "2048,abc"], "--sizes"),
         (&["--sizes", "20000"], "--sizes"),
@@ -235,6 +235,10 @@ fn bad_options_exit_2_naming_the_option() {
             &["--plot", "chart.png"],
             "--plot chart.png: the chart is written as SVG only",
         ),
+        // The GPU's own options need the GPU backend.
+        (&["--gpu-only"], "--gpu-only measures the GPU: it needs --backend cuda"),
+        (&["--backend", "scalar", "--gpu-batch", "8"], "--gpu-batch"),
+        (&["--backend", "cuda", "--gpu-batch", "0"], "--gpu-batch"),
     ];
     for (args, option) in cases {
         let argv: Vec<&str> = std::iter::once("bench").chain(args.iter().copied()).collect();

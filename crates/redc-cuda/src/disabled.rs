@@ -2,12 +2,18 @@
 //! fails with [`CudaError::NotBuilt`], and no [`Runtime`] can exist.
 
 use crate::plan::Plan;
-use crate::{CudaError, DeviceInfo, Secrecy};
+use crate::{CudaError, DeviceInfo, KernelReport, Secrecy};
 use redc::engine::device::{DeviceBatch, DeviceError};
+use std::path::Path;
 use zeroize::Zeroizing;
 
 /// Fails: no GPU support was built.
 pub(crate) fn probe() -> Result<DeviceInfo, CudaError> {
+    Err(CudaError::NotBuilt)
+}
+
+/// Fails: no GPU support was built.
+pub(crate) fn precompile(_dir: &Path, _major: u32, _minor: u32) -> Result<usize, CudaError> {
     Err(CudaError::NotBuilt)
 }
 
@@ -17,7 +23,7 @@ pub(crate) enum Runtime {}
 
 impl Runtime {
     /// Fails: no GPU support was built.
-    pub(crate) fn open(_plan: Plan) -> Result<Runtime, CudaError> {
+    pub(crate) fn open(_plan: Plan, _cache: Option<&Path>) -> Result<Runtime, CudaError> {
         Err(CudaError::NotBuilt)
     }
 
@@ -25,7 +31,23 @@ impl Runtime {
         match *self {}
     }
 
-    pub(crate) fn threads(&self, _digits: usize) -> Option<usize> {
+    pub(crate) fn threads(&self, _digits: usize, _secrecy: Secrecy) -> Option<usize> {
+        match *self {}
+    }
+
+    pub(crate) fn plan_spec(&self) -> String {
+        match *self {}
+    }
+
+    pub(crate) fn compile(&self, _pairs: &[(usize, usize)]) -> Result<(), CudaError> {
+        match *self {}
+    }
+
+    pub(crate) fn report(&self, _threads: usize, _digits: usize, _secrecy: Secrecy) -> Result<KernelReport, CudaError> {
+        match *self {}
+    }
+
+    pub(crate) fn leftover_words(&self) -> Result<usize, DeviceError> {
         match *self {}
     }
 

@@ -5,18 +5,19 @@
 //! cudarc panics when it cannot load `libcuda` or `libnvrtc`, so both are
 //! probed before its first call, and their absence becomes a [`CudaError`].
 
+use crate::cache::Cache;
 use crate::layout::{self, Layout};
 use crate::plan::{self, BLOCK_THREADS, Plan};
-use crate::{CudaError, DeviceInfo, Secrecy, source};
+use crate::{CudaError, DeviceInfo, KernelReport, Secrecy, nvrtc};
 use cudarc::driver::sys::{CUdevice_attribute, CUresult};
 use cudarc::driver::{
-    CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PinnedHostSlice,
-    PushKernelArg, result,
+    CudaContext, CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PinnedHostSlice, PushKernelArg, result,
 };
-use cudarc::nvrtc::{self, CompileError, CompileOptions};
+use cudarc::nvrtc::Ptx;
 use redc::engine::device::{DeviceBatch, DeviceError};
 use std::collections::HashMap;
 use std::ops::Range;
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use zeroize::{Zeroize, Zeroizing};
 
@@ -38,14 +39,6 @@ fn device(call: &'static str) -> impl FnOnce(DriverError) -> DeviceError {
     move |e| DeviceError(format!("CUDA: {call}: {e}"))
 }
 
-/// The library names cudarc tries for `lib` (`cuda`, `nvrtc`), each once.
-fn candidates(lib: &str) -> String {
-    let mut names = cudarc::get_lib_name_candidates(lib);
-    let mut seen = std::collections::HashSet::new();
-    names.retain(|name| seen.insert(name.clone()));
-    names.join(", ")
-}
-
 /// Whether the driver library loads, else [`CudaError::NoDriver`].
 fn driver_library() -> Result<(), CudaError> {
     #[allow(unsafe_code)]
@@ -57,20 +50,8 @@ fn driver_library() -> Result<(), CudaError> {
     } else {
         Err(CudaError::NoDriver(format!(
             "the NVIDIA driver library libcuda.so.1 is not installed (tried {})",
-            candidates("cuda")
+            nvrtc::candidates("cuda")
         )))
-    }
-}
-
-/// Whether the NVRTC library loads, else [`CudaError::NoNvrtc`].
-fn nvrtc_library() -> Result<(), CudaError> {
-    #[allow(unsafe_code)]
-    // SAFETY: as in `driver_library`.
-    let present = unsafe { nvrtc::sys::is_culib_present() };
-    if present {
-        Ok(())
-    } else {
-        Err(CudaError::NoNvrtc(candidates("nvrtc")))
     }
 }
 
@@ -99,7 +80,9 @@ pub(crate) fn probe() -> Result<DeviceInfo, CudaError> {
         sm_count: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
         cc_major: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
         cc_minor: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
-        clock_khz: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE)?,
+        // Deprecated in CUDA 13: 0 (unknown) where the driver no longer
+        // answers, rather than no GPU.
+        clock_khz: attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLOCK_RATE).unwrap_or(0),
     };
     if info.cc_major < MIN_CC_MAJOR {
         return Err(CudaError::NoDevice(format!(
@@ -107,37 +90,17 @@ pub(crate) fn probe() -> Result<DeviceInfo, CudaError> {
             info.describe()
         )));
     }
-    nvrtc_library()?;
+    nvrtc::library()?;
     Ok(info)
 }
 
-/// The kernels of `entries` (`(threads, digits)` pairs) compiled by NVRTC
-/// into PTX for compute capability `major.minor`: the device's own
-/// virtual architecture, which the driver turns into its machine code when
-/// loading the module. NVRTC must be present ([`nvrtc_library`]).
-fn compile(entries: &[(usize, usize)], major: u32, minor: u32) -> Result<nvrtc::Ptx, CudaError> {
-    let src = source::kernel_source(entries).map_err(CudaError::Compile)?;
-    let options = CompileOptions {
-        // Functions and variables without `__device__` are device code too:
-        // the headers are shared with the host build.
-        options: vec![
-            format!("--gpu-architecture=compute_{major}{minor}"),
-            "-default-device".to_owned(),
-        ],
-        name: Some("redc.cu".to_owned()),
-        ..CompileOptions::default()
-    };
-    nvrtc::compile_ptx_with_opts(src, options).map_err(|e| match e {
-        CompileError::CompileError { log, .. } => CudaError::Compile(log.to_string_lossy().into_owned()),
-        other => CudaError::Compile(format!("{other:?}")),
-    })
-}
-
-/// One compiled kernel and the jobs that fill every SM once with it.
+/// One compiled kernel, the jobs that fill every SM once with it, and
+/// what the driver says of its resources.
 #[derive(Debug)]
 struct Kernel {
     function: CudaFunction,
     wave: usize,
+    report: KernelReport,
 }
 
 /// The secret and public kernels of one `(threads, digits)`.
@@ -171,15 +134,19 @@ pub(crate) struct Runtime {
     info: DeviceInfo,
     ctx: Arc<CudaContext>,
     plan: Plan,
+    /// NVRTC's `--gpu-architecture` for this GPU (`sm_90`).
+    arch: String,
+    cache: Option<Cache>,
     kernels: Mutex<HashMap<(usize, usize), Arc<Kernels>>>,
     lanes: Mutex<Vec<Lane>>,
 }
 
 impl Runtime {
     /// Probe, create the context and the streams, compile the plan's
-    /// kernels.
-    pub(crate) fn open(plan: Plan) -> Result<Runtime, CudaError> {
+    /// kernels (in parallel, through the cache in `cache` when given).
+    pub(crate) fn open(plan: Plan, cache: Option<&Path>) -> Result<Runtime, CudaError> {
         let info = probe()?;
+        let arch = nvrtc::target(info.cc_major, info.cc_minor)?;
         let ctx = CudaContext::new(0).map_err(driver("cuDevicePrimaryCtxRetain (device 0)"))?;
         let lanes = (0..LANES)
             .map(|_| {
@@ -195,19 +162,12 @@ impl Runtime {
             info,
             ctx,
             plan,
+            arch,
+            cache: cache.map(Cache::new),
             kernels: Mutex::new(HashMap::new()),
             lanes: Mutex::new(lanes),
         };
-        let entries = runtime.plan.entries();
-        let module = runtime.module(&entries)?;
-        for (threads, digits) in entries {
-            let kernels = runtime.load(&module, threads, digits)?;
-            runtime
-                .kernels
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert((threads, digits), Arc::new(kernels));
-        }
+        runtime.compile(&runtime.plan.entries())?;
         Ok(runtime)
     }
 
@@ -216,20 +176,40 @@ impl Runtime {
     }
 
     /// Threads per number the plan gives a class of `digits` digits.
-    pub(crate) fn threads(&self, digits: usize) -> Option<usize> {
-        self.plan.threads(digits)
+    pub(crate) fn threads(&self, digits: usize, secrecy: Secrecy) -> Option<usize> {
+        self.plan.threads(digits, secrecy)
     }
 
-    /// The kernels of `entries` (`(threads, digits)` pairs), compiled in
-    /// one NVRTC program for this device's architecture and loaded.
-    fn module(&self, entries: &[(usize, usize)]) -> Result<Arc<CudaModule>, CudaError> {
-        let ptx = compile(entries, self.info.cc_major, self.info.cc_minor)?;
-        self.ctx.load_module(ptx).map_err(driver("cuModuleLoadData"))
+    /// The plan as a `REDC_CUDA_THREADS` spec.
+    pub(crate) fn plan_spec(&self) -> String {
+        self.plan.spec()
     }
 
-    /// The secret and public kernels of `(threads, digits)` from `module`,
-    /// with their waves.
-    fn load(&self, module: &Arc<CudaModule>, threads: usize, digits: usize) -> Result<Kernels, CudaError> {
+    /// Compile (in parallel) and load the kernels of every pair of `pairs`
+    /// not loaded yet.
+    pub(crate) fn compile(&self, pairs: &[(usize, usize)]) -> Result<(), CudaError> {
+        let missing: Vec<(usize, usize)> = {
+            let cache = self.kernels.lock().unwrap_or_else(PoisonError::into_inner);
+            pairs.iter().copied().filter(|p| !cache.contains_key(p)).collect()
+        };
+        let modules = nvrtc::modules(&missing, &self.arch, self.cache.as_ref())?;
+        for ((threads, digits), module) in missing.into_iter().zip(modules) {
+            let kernels = Arc::new(self.load(module, threads, digits)?);
+            self.kernels
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert((threads, digits), kernels);
+        }
+        Ok(())
+    }
+
+    /// The secret and public kernels of `(threads, digits)` from `module`
+    /// (CUBIN or PTX), with their waves and resources.
+    fn load(&self, module: Vec<u8>, threads: usize, digits: usize) -> Result<Kernels, CudaError> {
+        let module = self
+            .ctx
+            .load_module(Ptx::from_binary(module))
+            .map_err(driver("cuModuleLoadData"))?;
         let kernel = |secrecy: Secrecy| -> Result<Kernel, CudaError> {
             let name = plan::entry_name(threads, digits, secrecy);
             let function = module
@@ -244,7 +224,19 @@ impl Runtime {
                 )));
             }
             let wave = self.info.sm_count as usize * blocks as usize * (BLOCK_THREADS / threads);
-            Ok(Kernel { function, wave })
+            let attribute = |value: Result<i32, DriverError>| {
+                value
+                    .map(|v| usize::try_from(v).unwrap_or(0))
+                    .map_err(driver("cuFuncGetAttribute"))
+            };
+            let report = KernelReport {
+                name,
+                registers: attribute(function.num_regs())?,
+                local_bytes: attribute(function.local_size_bytes())?,
+                blocks_per_sm: blocks as usize,
+                wave,
+            };
+            Ok(Kernel { function, wave, report })
         };
         Ok(Kernels {
             secret: kernel(Secrecy::Secret)?,
@@ -254,13 +246,57 @@ impl Runtime {
 
     /// The kernels of `(threads, digits)`, compiled now if not yet.
     fn kernels(&self, threads: usize, digits: usize) -> Result<Arc<Kernels>, CudaError> {
-        let mut cache = self.kernels.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(kernels) = cache.get(&(threads, digits)) {
+        if let Some(kernels) = self
+            .kernels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&(threads, digits))
+        {
             return Ok(Arc::clone(kernels));
         }
-        let kernels = Arc::new(self.load(&self.module(&[(threads, digits)])?, threads, digits)?);
-        cache.insert((threads, digits), Arc::clone(&kernels));
-        Ok(kernels)
+        self.compile(&[(threads, digits)])?;
+        self.kernels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&(threads, digits))
+            .cloned()
+            .ok_or_else(|| CudaError::Device(format!("no kernels for ({threads}, {digits})")))
+    }
+
+    /// The driver's report on the kernel of `(threads, digits, secrecy)`,
+    /// compiled now if not yet.
+    pub(crate) fn report(&self, threads: usize, digits: usize, secrecy: Secrecy) -> Result<KernelReport, CudaError> {
+        if !plan::is_valid(threads, digits) {
+            return Err(CudaError::Config(format!(
+                "no kernel runs {digits} digits on {threads} threads per number"
+            )));
+        }
+        let kernels = self.kernels(threads, digits)?;
+        Ok(match secrecy {
+            Secrecy::Secret => kernels.secret.report.clone(),
+            Secrecy::Public => kernels.public.report.clone(),
+        })
+    }
+
+    /// Nonzero words left in every lane's staging memory, device and host:
+    /// zero after a secret batch (what the device tests read back).
+    pub(crate) fn leftover_words(&self) -> Result<usize, DeviceError> {
+        let lanes = self.lanes.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut count = 0;
+        for lane in lanes.iter() {
+            let Some(staging) = lane.staging.as_ref() else {
+                continue;
+            };
+            for buffer in [&staging.dev_in, &staging.dev_out] {
+                let words = lane.stream.clone_dtoh(buffer).map_err(device("cuMemcpyDtoH"))?;
+                count += words.iter().filter(|&&w| w != 0).count();
+            }
+            for buffer in [&staging.host_in, &staging.host_out] {
+                let words = buffer.as_slice().map_err(device("cuEventSynchronize"))?;
+                count += words.iter().filter(|&&w| w != 0).count();
+            }
+        }
+        Ok(count)
     }
 
     /// `base^exp mod n` for every job of `batch`, `threads` threads per
@@ -274,7 +310,7 @@ impl Runtime {
     ) -> Result<Zeroizing<Vec<u32>>, DeviceError> {
         layout::check(batch)?;
         // The plan has every class, and no kernel has 0 threads.
-        let threads = threads.or(self.plan.threads(batch.digits)).unwrap_or(0);
+        let threads = threads.or(self.plan.threads(batch.digits, secrecy)).unwrap_or(0);
         if !plan::is_valid(threads, batch.digits) {
             return Err(DeviceError(format!(
                 "no kernel runs {} digits on {threads} threads per number",
@@ -491,45 +527,12 @@ fn settle_lane(lane: &mut Lane, secrecy: Secrecy) -> Result<(), DeviceError> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every kernel compiles for the oldest and the newest architecture
-    /// the runtime targets, where NVRTC is installed (no GPU needed).
-    #[test]
-    fn every_kernel_compiles_where_nvrtc_is_installed() {
-        if let Err(e) = nvrtc_library() {
-            #[allow(clippy::print_stdout)]
-            {
-                println!("SKIPPED: {e}");
-            }
-            return;
-        }
-        let entries: Vec<(usize, usize)> = plan::valid_pairs().collect();
-        for (major, minor) in [(7, 0), (9, 0)] {
-            let ptx = compile(&entries, major, minor).unwrap_or_else(|e| panic!("sm_{major}{minor}: {e}"));
-            let ptx = ptx.to_src();
-            for &(threads, digits) in &entries {
-                for secrecy in [Secrecy::Secret, Secrecy::Public] {
-                    let name = plan::entry_name(threads, digits, secrecy);
-                    assert!(
-                        ptx.contains(&format!(".entry {name}(")),
-                        "{name} missing for sm_{major}{minor}"
-                    );
-                }
-            }
-        }
-    }
-
-    /// NVRTC's refusal (here of an architecture it does not know) is an
-    /// error, not a panic.
-    #[test]
-    fn nvrtc_refusals_are_compile_errors() {
-        if nvrtc_library().is_err() {
-            return;
-        }
-        let err = compile(&[(1, 16)], 1, 0).unwrap_err();
-        assert!(matches!(err, CudaError::Compile(_)), "{err:?}");
-    }
+/// Compile every kernel for a GPU of compute capability `major.minor`
+/// into the cache in `dir` (no GPU needed, only NVRTC); the number of
+/// modules.
+pub(crate) fn precompile(dir: &Path, major: u32, minor: u32) -> Result<usize, CudaError> {
+    nvrtc::library()?;
+    let arch = nvrtc::target(major, minor)?;
+    let pairs: Vec<(usize, usize)> = plan::valid_pairs().collect();
+    nvrtc::modules(&pairs, &arch, Some(&Cache::new(dir))).map(|modules| modules.len())
 }

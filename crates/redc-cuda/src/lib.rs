@@ -19,10 +19,14 @@
 //! Use: [`Gpu::open`] and hand the [`Gpu`] to `Engine::with_device` (an
 //! application may install that engine as redc's default). [`probe`] says
 //! cheaply whether a GPU can be used. Nothing here reads the environment:
-//! the CLI passes `REDC_CUDA_THREADS` to [`Gpu::open`].
+//! the CLI passes `REDC_CUDA_THREADS` and its kernel cache directory
+//! (`REDC_CUDA_CACHE`) to [`Gpu::open`]. [`precompile`] fills a cache
+//! ahead, on a machine with NVRTC and no GPU.
 
 pub mod count;
 
+#[cfg_attr(not(feature = "cuda"), allow(dead_code))]
+mod cache;
 mod ceiling;
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod layout;
@@ -35,6 +39,8 @@ mod source;
 mod disabled;
 #[cfg(feature = "cuda")]
 mod enabled;
+#[cfg(feature = "cuda")]
+mod nvrtc;
 #[cfg(not(feature = "cuda"))]
 use disabled as imp;
 #[cfg(feature = "cuda")]
@@ -43,6 +49,7 @@ use enabled as imp;
 pub use ceiling::{INSTRUCTIONS_PER_PRODUCT, INT32_MULTIPLIES_PER_SM_CLOCK, ceiling};
 
 use redc::engine::device::{Device, DeviceBatch, DeviceError};
+use std::path::Path;
 use zeroize::Zeroizing;
 
 /// The size classes of the kernels, in 32-bit digits (512 to 4096 bits):
@@ -135,6 +142,46 @@ pub fn probe() -> Result<String, CudaError> {
     imp::probe().map(|info| info.describe())
 }
 
+/// What the driver says of one compiled kernel: its resources and how
+/// many jobs fill the GPU once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelReport {
+    /// The entry's name, `redc_pow_t{T}_n{N}_{s|p}`.
+    pub name: String,
+    /// Registers per thread.
+    pub registers: usize,
+    /// Local memory per thread in bytes (spills and arrays the registers
+    /// could not hold).
+    pub local_bytes: usize,
+    /// Blocks of 128 threads resident on one SM.
+    pub blocks_per_sm: usize,
+    /// Jobs resident on the whole GPU at once.
+    pub wave: usize,
+}
+
+/// The kernel cache directory of a process whose environment is `var`
+/// (`|name| std::env::var_os(name)`): `REDC_CUDA_CACHE` when set (empty
+/// turns the cache off), else `$XDG_CACHE_HOME/redc/cuda`, else
+/// `$HOME/.cache/redc/cuda`, else none. The front ends call this; the
+/// library itself reads no environment.
+pub fn cache_dir(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<std::path::PathBuf> {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+    if let Some(dir) = var("REDC_CUDA_CACHE") {
+        return (!dir.is_empty()).then(|| dir.into());
+    }
+    set("XDG_CACHE_HOME")
+        .or_else(|| set("HOME").map(|home| home.join(".cache")))
+        .map(|base| base.join("redc").join("cuda"))
+}
+
+/// Compile every kernel for a GPU of compute capability `major.minor` into
+/// the kernel cache in `dir`, without a GPU (only NVRTC is needed): what
+/// [`Gpu::open`] with that cache then loads without compiling. Returns the
+/// number of modules (one per `(threads, digits)` pair).
+pub fn precompile(dir: &Path, major: u32, minor: u32) -> Result<usize, CudaError> {
+    imp::precompile(dir, major, minor)
+}
+
 /// GPU 0, its kernels compiled for its architecture, ready to run batches.
 #[derive(Debug)]
 pub struct Gpu {
@@ -143,15 +190,19 @@ pub struct Gpu {
 
 impl Gpu {
     /// Open GPU 0 and compile the kernels of the plan: the default
-    /// schedule per size class, changed by `threads` when given (threads
-    /// per number, e.g. `64:8,32:1` for classes 64 and 32, or `8` for every
-    /// class; what the CLI reads from `REDC_CUDA_THREADS`).
-    pub fn open(threads: Option<&str>) -> Result<Gpu, CudaError> {
+    /// schedule per size class and kind of kernel, changed by `threads`
+    /// when given (threads per number: e.g. `64:8,32:1` for classes 64 and
+    /// 32, `64s:8,64p:16` for class 64's secret and public kernels, or `8`
+    /// as a cap for every class; what the CLI reads from
+    /// `REDC_CUDA_THREADS`). With `cache`, compiled kernels are read from
+    /// and written to that directory (created private to the user), so a
+    /// machine compiles each kernel once.
+    pub fn open(threads: Option<&str>, cache: Option<&Path>) -> Result<Gpu, CudaError> {
         let plan = match threads {
             Some(spec) => plan::Plan::parse(spec).map_err(|e| CudaError::Config(format!("threads {spec:?}: {e}")))?,
             None => plan::Plan::default_plan(),
         };
-        imp::Runtime::open(plan).map(|runtime| Gpu { runtime })
+        imp::Runtime::open(plan, cache).map(|runtime| Gpu { runtime })
     }
 
     /// What the driver says about the GPU.
@@ -159,9 +210,35 @@ impl Gpu {
         self.runtime.info().clone()
     }
 
-    /// Threads per number the plan gives a class of `digits` digits.
-    pub fn threads(&self, digits: usize) -> Option<usize> {
-        self.runtime.threads(digits)
+    /// Threads per number the plan gives the `secrecy` kernels of a class
+    /// of `digits` digits.
+    pub fn threads(&self, digits: usize, secrecy: Secrecy) -> Option<usize> {
+        self.runtime.threads(digits, secrecy)
+    }
+
+    /// The plan as a spec [`Gpu::open`] reads back (`16s:1,16p:1,...`).
+    pub fn plan(&self) -> String {
+        self.runtime.plan_spec()
+    }
+
+    /// Compile and load the kernels of `(threads, digits)` pairs not loaded
+    /// yet, in parallel (so that later batches do not wait for NVRTC).
+    pub fn compile(&self, pairs: &[(usize, usize)]) -> Result<(), CudaError> {
+        self.runtime.compile(pairs)
+    }
+
+    /// What the driver says of the `secrecy` kernel of `threads` threads
+    /// per number and `digits` digits (compiled now if not yet).
+    pub fn kernel_report(&self, threads: usize, digits: usize, secrecy: Secrecy) -> Result<KernelReport, CudaError> {
+        self.runtime.report(threads, digits, secrecy)
+    }
+
+    /// Nonzero words left in the staging memory of the GPU's streams, on
+    /// the device and in pinned host memory. Zero after a secret batch
+    /// (the secret kernels' inputs and outputs are wiped): what the device
+    /// tests read back to check it.
+    pub fn leftover_words(&self) -> Result<usize, DeviceError> {
+        self.runtime.leftover_words()
     }
 
     /// Like [`Device::pow`] or [`Device::pow_vartime`] (by `secrecy`) with
@@ -221,6 +298,27 @@ mod tests {
             clock_khz: 1_980_000,
         };
         assert_eq!(info.describe(), "NVIDIA H200 (sm_90, 132 SMs, 1980 MHz)");
+    }
+
+    #[test]
+    fn the_cache_directory_follows_the_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let path = |p: &str| Some(std::path::PathBuf::from(p));
+        assert_eq!(cache_dir(env(&[("HOME", "/h")])), path("/h/.cache/redc/cuda"));
+        assert_eq!(
+            cache_dir(env(&[("HOME", "/h"), ("XDG_CACHE_HOME", "/x")])),
+            path("/x/redc/cuda")
+        );
+        assert_eq!(cache_dir(env(&[("HOME", "/h"), ("REDC_CUDA_CACHE", "/c")])), path("/c"));
+        assert_eq!(cache_dir(env(&[("HOME", "/h"), ("REDC_CUDA_CACHE", "")])), None);
+        assert_eq!(cache_dir(env(&[("XDG_CACHE_HOME", "")])), None);
     }
 
     #[test]

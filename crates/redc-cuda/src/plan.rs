@@ -1,12 +1,13 @@
 //! Which kernel runs each size class: `T` threads per number (one thread
-//! holding the whole number, or a group of `T` sharing its digits), and how
-//! a batch is cut into launches.
+//! holding the whole number, or a group of `T` sharing its digits), chosen
+//! per class and per kind of kernel (secret or public), and how a batch is
+//! cut into launches.
 //!
-//! The defaults are NOT measured yet: one thread per number up to 1024 bits
-//! (registers hold the whole number), groups of 8 above (a 4096-bit number
-//! in one thread would spill). A plan given to [`crate::Gpu::open`] (the
-//! CLI's `REDC_CUDA_THREADS`) overrides them, to measure both schedules on
-//! a real device.
+//! The default plan ([`DEFAULT`]) is NOT measured yet: no GPU has run the
+//! sweep (`crates/redc-cuda/device/run.sh`, `examples/sweep.rs`), which
+//! prints the fastest plan per class and kind as a `REDC_CUDA_THREADS`
+//! spec to replace it. A plan given to [`crate::Gpu::open`] (the CLI's
+//! `REDC_CUDA_THREADS`) overrides it.
 
 use crate::{CLASSES as DIGIT_CLASSES, Secrecy};
 
@@ -23,7 +24,6 @@ pub(crate) fn is_valid(threads: usize, digits: usize) -> bool {
 }
 
 /// Every `(threads, digits)` with a kernel.
-#[cfg(test)]
 pub(crate) fn valid_pairs() -> impl Iterator<Item = (usize, usize)> {
     DIGIT_CLASSES.into_iter().flat_map(|n| {
         SCHEDULES
@@ -42,42 +42,63 @@ pub(crate) fn entry_name(threads: usize, digits: usize, secrecy: Secrecy) -> Str
     format!("redc_pow_t{threads}_n{digits}_{kind}")
 }
 
-/// Threads per number for each class of [`DIGIT_CLASSES`] (same order).
+/// Threads per number for each class of [`DIGIT_CLASSES`] (same order),
+/// for the secret kernels and for the public ones.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Plan {
-    threads: [usize; DIGIT_CLASSES.len()],
+    secret: [usize; DIGIT_CLASSES.len()],
+    public: [usize; DIGIT_CLASSES.len()],
 }
 
+/// The default plan, `(digits, secret T, public T)` per class: one thread
+/// per number up to 1024 bits (registers hold the whole number), groups of
+/// eight above (one thread would spill a 4096-bit number). Unmeasured.
+const DEFAULT: [(usize, usize, usize); DIGIT_CLASSES.len()] =
+    [(16, 1, 1), (32, 1, 1), (48, 8, 8), (64, 8, 8), (96, 8, 8), (128, 8, 8)];
+
 impl Plan {
-    /// The unmeasured default: 1 thread per number up to 32 digits, 8 above.
+    /// The default plan ([`DEFAULT`]).
     pub(crate) fn default_plan() -> Plan {
         Plan {
-            threads: DIGIT_CLASSES.map(|n| if n <= 32 { 1 } else { 8 }),
+            secret: DEFAULT.map(|(_, s, _)| s),
+            public: DEFAULT.map(|(_, _, p)| p),
         }
     }
 
     /// The default changed by `spec`: either one number `T` (every class
-    /// takes the largest schedule `<= T` dividing its digit count), or a
-    /// list `N:T,N:T` of classes and exact schedules (other classes keep
-    /// the default). Spaces are allowed around the items.
+    /// and both kinds of kernel take the largest schedule `<= T` dividing
+    /// the class's digit count), or a list of items `N:T` (class `N`, both
+    /// kinds), `Ns:T` (its secret kernels) or `Np:T` (its public ones);
+    /// what the list does not name keeps the default. Spaces are allowed
+    /// around the items.
     pub(crate) fn parse(spec: &str) -> Result<Plan, String> {
         let mut plan = Plan::default_plan();
         let spec = spec.trim();
         if !spec.contains(':') {
             let cap = parse_number(spec)?;
-            for (slot, n) in plan.threads.iter_mut().zip(DIGIT_CLASSES) {
-                *slot = SCHEDULES
+            for (class, n) in DIGIT_CLASSES.into_iter().enumerate() {
+                let t = SCHEDULES
                     .into_iter()
                     .filter(|&t| t <= cap && is_valid(t, n))
                     .max()
                     .ok_or_else(|| format!("no schedule of at most {cap} threads (schedules: {SCHEDULES:?})"))?;
+                plan.secret[class] = t;
+                plan.public[class] = t;
             }
             return Ok(plan);
         }
         for item in spec.split(',') {
-            let (digits, threads) = item.split_once(':').ok_or_else(|| format!("{item:?} is not N:T"))?;
+            let (class, threads) = item.split_once(':').ok_or_else(|| format!("{item:?} is not N:T"))?;
+            let class = class.trim();
+            let (digits, kinds) = match class.strip_suffix('s') {
+                Some(digits) => (digits, [true, false]),
+                None => match class.strip_suffix('p') {
+                    Some(digits) => (digits, [false, true]),
+                    None => (class, [true, true]),
+                },
+            };
             let (digits, threads) = (parse_number(digits)?, parse_number(threads)?);
-            let class = DIGIT_CLASSES
+            let index = DIGIT_CLASSES
                 .iter()
                 .position(|&n| n == digits)
                 .ok_or_else(|| format!("{digits} digits is not a class (classes: {DIGIT_CLASSES:?})"))?;
@@ -86,22 +107,50 @@ impl Plan {
                     "no kernel runs {digits} digits on {threads} threads per number"
                 ));
             }
-            plan.threads[class] = threads;
+            if kinds[0] {
+                plan.secret[index] = threads;
+            }
+            if kinds[1] {
+                plan.public[index] = threads;
+            }
         }
         Ok(plan)
     }
 
-    /// Threads per number for `digits`, a class of [`DIGIT_CLASSES`].
-    pub(crate) fn threads(&self, digits: usize) -> Option<usize> {
-        DIGIT_CLASSES
-            .iter()
-            .position(|&n| n == digits)
-            .map(|class| self.threads[class])
+    /// Threads per number for `digits`, a class of [`DIGIT_CLASSES`], and
+    /// the kernels of `secrecy`.
+    pub(crate) fn threads(&self, digits: usize, secrecy: Secrecy) -> Option<usize> {
+        let class = DIGIT_CLASSES.iter().position(|&n| n == digits)?;
+        Some(match secrecy {
+            Secrecy::Secret => self.secret[class],
+            Secrecy::Public => self.public[class],
+        })
     }
 
-    /// `(threads, digits)` of every class.
+    /// Every `(threads, digits)` the plan uses, each once.
     pub(crate) fn entries(&self) -> Vec<(usize, usize)> {
-        self.threads.into_iter().zip(DIGIT_CLASSES).collect()
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for pair in self
+            .secret
+            .into_iter()
+            .chain(self.public)
+            .zip(DIGIT_CLASSES.into_iter().cycle())
+        {
+            if !out.contains(&pair) {
+                out.push(pair);
+            }
+        }
+        out
+    }
+
+    /// The plan as a spec [`Plan::parse`] reads back: `Ns:T,Np:T` per class.
+    pub(crate) fn spec(&self) -> String {
+        DIGIT_CLASSES
+            .iter()
+            .zip(self.secret.iter().zip(&self.public))
+            .map(|(n, (s, p))| format!("{n}s:{s},{n}p:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
     }
 }
 
@@ -125,44 +174,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_default_is_valid_for_every_class() {
+    fn the_default_is_valid_for_every_class_and_kind() {
+        assert_eq!(DEFAULT.map(|(n, _, _)| n), DIGIT_CLASSES);
         let plan = Plan::default_plan();
         for (t, n) in plan.entries() {
             assert!(is_valid(t, n), "({t}, {n})");
         }
-        assert_eq!(plan.threads(16), Some(1));
-        assert_eq!(plan.threads(32), Some(1));
-        assert_eq!(plan.threads(128), Some(8));
-        assert_eq!(plan.threads(17), None);
+        assert_eq!(plan.threads(17, Secrecy::Secret), None);
+        assert_eq!(Plan::parse(&plan.spec()), Ok(plan));
     }
 
     #[test]
     fn a_single_number_caps_every_class() {
         let plan = Plan::parse("32").unwrap();
-        assert_eq!(
-            plan.entries(),
-            [(16, 16), (32, 32), (16, 48), (32, 64), (32, 96), (32, 128)]
-        );
-        assert_eq!(
-            Plan::parse(" 4 ")
-                .unwrap()
-                .entries()
+        for secrecy in [Secrecy::Secret, Secrecy::Public] {
+            let threads: Vec<_> = DIGIT_CLASSES
                 .iter()
-                .map(|e| e.0)
-                .collect::<Vec<_>>(),
-            [4; 6]
-        );
-        assert_eq!(Plan::parse("5").unwrap().threads(64), Some(4));
+                .map(|&n| plan.threads(n, secrecy).unwrap())
+                .collect();
+            assert_eq!(threads, [16, 32, 16, 32, 32, 32]);
+        }
+        let plan = Plan::parse(" 4 ").unwrap();
+        assert!(plan.entries().iter().all(|&(t, _)| t == 4));
+        assert_eq!(Plan::parse("5").unwrap().threads(64, Secrecy::Public), Some(4));
     }
 
     #[test]
-    fn a_list_sets_the_named_classes() {
-        let plan = Plan::parse("64:8, 32:1,128:32").unwrap();
+    fn a_list_sets_the_named_classes_and_kinds() {
+        let plan = Plan::parse("64:8, 32:1,128s:32, 128p:4").unwrap();
         let default = Plan::default_plan();
-        assert_eq!(plan.threads(64), Some(8));
-        assert_eq!(plan.threads(32), Some(1));
-        assert_eq!(plan.threads(128), Some(32));
-        assert_eq!(plan.threads(96), default.threads(96));
+        assert_eq!(plan.threads(64, Secrecy::Secret), Some(8));
+        assert_eq!(plan.threads(64, Secrecy::Public), Some(8));
+        assert_eq!(plan.threads(32, Secrecy::Public), Some(1));
+        assert_eq!(plan.threads(128, Secrecy::Secret), Some(32));
+        assert_eq!(plan.threads(128, Secrecy::Public), Some(4));
+        assert_eq!(plan.threads(96, Secrecy::Secret), default.threads(96, Secrecy::Secret));
+        assert!(plan.entries().contains(&(32, 128)) && plan.entries().contains(&(4, 128)));
+        assert_eq!(Plan::parse(&plan.spec()), Ok(plan));
     }
 
     #[test]
@@ -175,6 +223,8 @@ mod tests {
             ("48:32", "no kernel"),
             ("40:8", "not a class"),
             ("64:8,32", "not N:T"),
+            ("64x:8", "not a number"),
+            ("64ps:8", "not a number"),
         ] {
             let err = Plan::parse(spec).unwrap_err();
             assert!(err.contains(why), "{spec:?}: {err}");

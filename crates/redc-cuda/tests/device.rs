@@ -19,8 +19,10 @@ use redc_cuda::{CLASSES as DIGIT_CLASSES, CudaError, Gpu, Secrecy};
 #[test]
 fn without_the_feature_every_entry_point_says_how_to_build_it() {
     assert_eq!(redc_cuda::probe(), Err(CudaError::NotBuilt));
-    assert_eq!(Gpu::open(None).unwrap_err(), CudaError::NotBuilt);
-    assert_eq!(Gpu::open(Some("8")).unwrap_err(), CudaError::NotBuilt);
+    assert_eq!(Gpu::open(None, None).unwrap_err(), CudaError::NotBuilt);
+    assert_eq!(Gpu::open(Some("8"), None).unwrap_err(), CudaError::NotBuilt);
+    let dir = std::env::temp_dir();
+    assert_eq!(redc_cuda::precompile(&dir, 9, 0), Err(CudaError::NotBuilt));
     let message = CudaError::NotBuilt.to_string();
     assert!(
         message.contains("--features cuda") && message.contains("redc-cli"),
@@ -46,7 +48,7 @@ fn with_the_feature_a_missing_piece_is_named_not_a_panic() {
         println!("SKIPPED: a GPU is present (the oracle tests cover it)");
         return;
     };
-    assert_eq!(Gpu::open(None).unwrap_err(), error);
+    assert_eq!(Gpu::open(None, None).unwrap_err(), error);
     if !driver_loads() {
         assert!(matches!(error, CudaError::NoDriver(_)), "{error:?}");
         assert!(error.to_string().contains("libcuda.so.1"), "{error}");
@@ -60,13 +62,15 @@ fn with_the_feature_a_missing_piece_is_named_not_a_panic() {
     );
 }
 
-/// The GPU, or `None` after printing why the test is skipped.
+/// The GPU with the kernel cache of `REDC_CUDA_CACHE` (or the user's), or
+/// `None` after printing why the test is skipped.
 fn gpu() -> Option<Gpu> {
     if let Err(error) = redc_cuda::probe() {
         println!("SKIPPED: {error}");
         return None;
     }
-    match Gpu::open(None) {
+    let cache = redc_cuda::cache_dir(|name| std::env::var_os(name));
+    match Gpu::open(None, cache.as_deref()) {
         Ok(gpu) => Some(gpu),
         Err(error) => panic!("probe found a GPU but it does not open: {error}"),
     }
@@ -193,6 +197,16 @@ fn check(gpu: &Gpu, jobs: &Jobs, threads: usize, secrecy: Secrecy) {
 #[test]
 fn every_class_and_schedule_agrees_with_num_bigint() {
     let Some(gpu) = gpu() else { return };
+    let pairs: Vec<(usize, usize)> = DIGIT_CLASSES
+        .into_iter()
+        .flat_map(|n| {
+            [1, 4, 8, 16, 32]
+                .into_iter()
+                .filter(move |t| n % t == 0)
+                .map(move |t| (t, n))
+        })
+        .collect();
+    gpu.compile(&pairs).unwrap();
     for (seed, digits) in (1..).zip(DIGIT_CLASSES) {
         for exp_bits in [0, 1, 17, 32 * digits] {
             let jobs = jobs(seed, digits, exp_bits, 11);
@@ -235,5 +249,34 @@ fn the_plan_runs_through_the_device_interface() {
         gpu.pow_with(32, Secrecy::Secret, &DeviceBatch { count: 6, ..batch })
             .is_err(),
         "arrays too short"
+    );
+    for secrecy in [Secrecy::Secret, Secrecy::Public] {
+        let threads = gpu.threads(32, secrecy).unwrap();
+        let report = gpu.kernel_report(threads, 32, secrecy).unwrap();
+        assert!(report.registers > 0 && report.wave > 0, "{report:?}");
+    }
+}
+
+/// After a secret batch nothing of it is left in the staging memory, on
+/// the device or in pinned host memory; after a public batch the same
+/// readback finds its data (so the check can fail).
+#[test]
+fn secret_staging_memory_is_wiped_on_the_device_and_the_host() {
+    let Some(gpu) = gpu() else { return };
+    let jobs = jobs(11, 64, 2048, 300);
+    let flat = Flat::new(&jobs);
+    assert_agrees(&jobs, &gpu.pow(&flat.batch()).unwrap(), "secret");
+    assert_eq!(gpu.leftover_words().unwrap(), 0, "secret words left after the batch");
+    assert_agrees(&jobs, &gpu.pow_vartime(&flat.batch()).unwrap(), "public");
+    let left = gpu.leftover_words().unwrap();
+    assert!(
+        left > 300 * 64,
+        "the readback saw {left} nonzero words of a public batch"
+    );
+    assert_agrees(&jobs, &gpu.pow(&flat.batch()).unwrap(), "secret again");
+    assert_eq!(
+        gpu.leftover_words().unwrap(),
+        0,
+        "a secret batch wipes a public one's words too"
     );
 }

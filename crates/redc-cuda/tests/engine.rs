@@ -21,7 +21,8 @@ fn engines() -> Vec<(String, Engine)> {
         .into_iter()
         .map(|t| (format!("sim T<={t}"), Engine::with_device(Arc::new(Sim::new(t)))))
         .collect();
-    match redc_cuda::Gpu::open(None) {
+    let cache = redc_cuda::cache_dir(|name| std::env::var_os(name));
+    match redc_cuda::Gpu::open(None, cache.as_deref()) {
         Ok(gpu) => out.push(("gpu".to_owned(), Engine::with_device(Arc::new(gpu)))),
         Err(e) => eprintln!("SKIPPED gpu: {e}"),
     }

@@ -10,10 +10,16 @@ use redc::{Engine, EngineError};
 use redc_cuda::{CudaError, Gpu};
 use std::sync::{Arc, OnceLock};
 
-/// GPU 0 with the default plan, opened once per process, or what is missing.
+/// GPU 0 with the default plan and the kernel cache of
+/// [`redc_cuda::cache_dir`], opened once per process, or what is missing.
 fn gpu() -> Result<Arc<dyn Device>, CudaError> {
     static GPU: OnceLock<Result<Arc<Gpu>, CudaError>> = OnceLock::new();
-    let gpu = GPU.get_or_init(|| Gpu::open(None).map(Arc::new)).clone();
+    let gpu = GPU
+        .get_or_init(|| {
+            let cache = redc_cuda::cache_dir(|name| std::env::var_os(name));
+            Gpu::open(None, cache.as_deref()).map(Arc::new)
+        })
+        .clone();
     gpu.map(|g| g as Arc<dyn Device>)
 }
 

@@ -136,24 +136,8 @@ fn figure(mode: Mode, ops_per_s: Option<f64>) -> String {
     }
 }
 
-/// The text report: a header, the table, the notes.
-pub(super) fn text(report: &Report) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "redc bench: {}, {} cores, {} threads, {} s per measurement",
-        report.cpu, report.cores, report.threads, report.seconds
-    );
-    let _ = writeln!(
-        out,
-        "OpenSSL: {}{}; GMP: {}\n",
-        report.openssl.as_deref().unwrap_or("not run"),
-        report
-            .openssl4
-            .as_deref()
-            .map_or_else(String::new, |v| format!("; OpenSSL 4 (linked in): {v}")),
-        report.gmp.as_deref().unwrap_or("not loaded")
-    );
+/// The CPU table: redc's backends beside the anchors, with the ratios.
+fn cpu_text(out: &mut String, report: &Report) {
     let newest = report.openssl4.is_some();
     let anchors: &[Versus] = if newest {
         &[Versus::OpenSsl, Versus::OpenSsl4, Versus::Gmp]
@@ -202,6 +186,29 @@ pub(super) fn text(report: &Report) -> String {
         "\nRatios: speed of redc's fastest backend over the other (above 1: redc is faster); \
          latency rows compare times per operation, batch rows operations per second.\n",
     );
+}
+
+/// The text report: a header, the table, the notes.
+pub(super) fn text(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "redc bench: {}, {} cores, {} threads, {} s per measurement",
+        report.cpu, report.cores, report.threads, report.seconds
+    );
+    let _ = writeln!(
+        out,
+        "OpenSSL: {}{}; GMP: {}\n",
+        report.openssl.as_deref().unwrap_or("not run"),
+        report
+            .openssl4
+            .as_deref()
+            .map_or_else(String::new, |v| format!("; OpenSSL 4 (linked in): {v}")),
+        report.gmp.as_deref().unwrap_or("not loaded")
+    );
+    if !report.rows.is_empty() {
+        cpu_text(&mut out, report);
+    }
     if let Some((clock, kernels)) = &report.products {
         products_text(&mut out, clock.as_ref(), kernels);
     }
@@ -346,6 +353,7 @@ fn gpu_text(out: &mut String, device: &str, rows: &[GpuRow]) {
         "products/op",
         "ceiling",
         "of ceiling",
+        "host part",
         "target",
         "met",
     ];
@@ -361,6 +369,7 @@ fn gpu_text(out: &mut String, device: &str, rows: &[GpuRow]) {
             or_dash(row.multiplies.map(|m| m.to_string())),
             or_dash(row.ceiling.map(|c| format!("{c:.0}/s"))),
             or_dash(row.fraction().map(|f| format!("{:.1}%", 100.0 * f))),
+            format!("{:.0}%", 100.0 * row.host_share),
             row.op
                 .target(row.bits)
                 .map_or_else(String::new, |t| format!("≥ {t:.0}/s")),
@@ -378,8 +387,10 @@ fn gpu_text(out: &mut String, device: &str, rows: &[GpuRow]) {
     out.push_str(
         "\nceiling: operations per second if every SM issued only the 32-bit multiplies of the counted \
          products (2 instructions per 32x32->64 product, 64 per SM per clock); products/op are counted from \
-         the kernels' schedules (redc_cuda::count), checked against the host build's counter. To compare the \
-         schedules, run again with REDC_CUDA_THREADS=1, 4, 8, 16 or 32 (e.g. --sizes 1024,1536,2048).\n",
+         the kernels' schedules (redc_cuda::count), checked against the host build's counter. host part: the \
+         share of the wall time spent outside the GPU's batches (packing, blinding, residues, Garner, checks). \
+         To compare the schedules, run again with REDC_CUDA_THREADS=1, 4, 8, 16 or 32 (e.g. --sizes \
+         1024,1536,2048), or run crates/redc-cuda/examples/sweep.rs.\n",
     );
 }
 
@@ -397,6 +408,7 @@ fn gpu_json(device: &str, rows: &[GpuRow]) -> Value {
                 "products_per_op": r.multiplies,
                 "ceiling_ops_per_s": r.ceiling,
                 "fraction_of_ceiling": r.fraction(),
+                "host_share": r.host_share,
                 "target": r.op.target(r.bits).map(|t| json!({ "min_ops_per_s": t, "met": r.met() })),
             })
         })
