@@ -76,6 +76,10 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         args::Command::Completions(a) => manual::completions(&a),
         args::Command::Man(a) => manual::man(&a),
     };
+    // A signal received while the command ran ends the process by that
+    // signal, whatever the command's outcome: never an exit 0 after one,
+    // nor an error line about the output it refused to publish.
+    interrupt::stop_if_received();
     match result {
         Ok(code) => code,
         Err(e) => failure::report(&e),

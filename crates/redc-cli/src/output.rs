@@ -8,27 +8,101 @@ use std::path::{Path, PathBuf};
 
 /// Where a command's output goes.
 ///
-/// A regular file (or a path that does not exist yet) is written under a
-/// fresh temporary name in the same directory and renamed into place by
-/// [`Sink::finish`], keeping the permissions of a file it replaces (a new
-/// file is readable by its owner only, mode 0600, unless it is public
-/// output: [`Sink::open_public`]); dropped
-/// without `finish` (an error on the way), failing to rename, or on SIGINT,
-/// SIGTERM or SIGHUP ([`crate::interrupt`]), the temporary file is removed,
-/// so nothing half-written is left behind. Anything else —
-/// a device such as `/dev/null`, a pipe — is written directly. A symbolic
-/// link is followed: its target is what gets replaced.
+/// A regular file (or a path that does not exist yet) is written whole or
+/// not at all, and nothing of it is readable by others before it is
+/// complete: it is written into an unnamed file in the destination's
+/// directory (Linux's `O_TMPFILE`; elsewhere, or where the file system has
+/// none, a fresh hidden temporary name), created with mode 0600 whatever
+/// the file it replaces. [`Sink::finish`] links it under a temporary name,
+/// renames it onto the destination, and only then gives it its final
+/// permissions: those of the file it replaces, else 0600 (or 0666 less
+/// the umask for public output: [`Sink::open_public`]). Dropped without
+/// `finish` (an error on the way, a late chunk failing authentication) or
+/// on SIGINT, SIGTERM or SIGHUP ([`crate::interrupt`], which also refuses
+/// a `finish` after a signal), the output is discarded; SIGKILL leaves
+/// nothing (or, without unnamed files, a 0600 hidden file). Anything else
+/// — a device such as `/dev/null`, a pipe — is written directly. A
+/// symbolic link is followed: its target is what gets replaced.
 pub(crate) enum Sink {
     /// Standard output.
     Stdout(BufWriter<std::io::Stdout>),
     /// A special file, written in place.
     Direct(BufWriter<File>),
-    /// A temporary file and its final name.
-    Replace {
-        out: Option<BufWriter<File>>,
-        tmp: PathBuf,
-        dest: PathBuf,
-    },
+    /// A file staged for its final name.
+    Replace(Staged),
+}
+
+/// A regular file's output until it is moved into place.
+pub(crate) struct Staged {
+    out: Option<BufWriter<File>>,
+    /// The temporary name of a named temporary file; `None` for an
+    /// unnamed one (linked under a temporary name only in `finish`).
+    tmp: Option<PathBuf>,
+    dest: PathBuf,
+    /// The permissions the output gets once in place.
+    mode: u32,
+    registration: crate::interrupt::Registration,
+}
+
+/// A fresh hidden temporary name beside `dest`.
+fn temporary_name(dest: &Path) -> anyhow::Result<PathBuf> {
+    let name = dest
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut tag = [0u8; 8];
+    rand_core::RngCore::try_fill_bytes(&mut rand_core::OsRng, &mut tag)
+        .map_err(|e| anyhow::anyhow!("random generator: {e}"))?;
+    Ok(dest.with_file_name(format!(".{name}.redc-{:016x}.tmp", u64::from_le_bytes(tag))))
+}
+
+/// The process's umask, from Linux's `/proc/self/status` (022 elsewhere).
+fn umask() -> u32 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Umask:"))
+                .and_then(|m| u32::from_str_radix(m.trim(), 8).ok())
+        })
+        .unwrap_or(0o022)
+}
+
+/// An unnamed regular file in `dir`, mode 0600 (Linux's `O_TMPFILE`), or
+/// `None` where the system or the file system has none.
+#[cfg(target_os = "linux")]
+fn unnamed_file(dir: &Path) -> Option<File> {
+    use rustix::fs::{CWD, Mode, OFlags, openat};
+    openat(
+        CWD,
+        dir,
+        OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o600),
+    )
+    .ok()
+    .map(File::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn unnamed_file(_dir: &Path) -> Option<File> {
+    None
+}
+
+/// Give the unnamed file `file` the name `tmp`: through `/proc/self/fd`
+/// (any user), else `AT_EMPTY_PATH` (which needs a capability).
+#[cfg(target_os = "linux")]
+fn link_unnamed(file: &File, tmp: &Path) -> std::io::Result<()> {
+    use rustix::fs::{AtFlags, CWD, linkat};
+    use std::os::fd::AsRawFd;
+    let proc_path = format!("/proc/self/fd/{}", file.as_raw_fd());
+    linkat(CWD, proc_path.as_str(), CWD, tmp, AtFlags::SYMLINK_FOLLOW)
+        .or_else(|_| linkat(file, "", CWD, tmp, AtFlags::EMPTY_PATH))
+        .map_err(std::io::Error::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn link_unnamed(_file: &File, _tmp: &Path) -> std::io::Result<()> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
 }
 
 impl Sink {
@@ -43,10 +117,10 @@ impl Sink {
     }
 
     /// As [`Sink::open_for`], for public output (test vectors, bench
-    /// results): a new file gets mode 0666 less the umask, as `cp` or a
-    /// shell redirection would give it, instead of 0600.
+    /// results): a new file ends with mode 0666 less the umask, as `cp` or
+    /// a shell redirection would give it, instead of 0600.
     pub(crate) fn open_public(path: Option<&Path>, option: &str) -> anyhow::Result<Self> {
-        Self::open_with(path, option, 0o666)
+        Self::open_with(path, option, 0o666 & !umask())
     }
 
     /// As [`Sink::open`], for binary output (signatures, ciphertexts): to
@@ -63,13 +137,15 @@ impl Sink {
         Self::open_for(Some(path), option)
     }
 
-    /// The sink; a new file is created with `mode` (less the umask).
-    fn open_with(path: Option<&Path>, option: &str, mode: u32) -> anyhow::Result<Self> {
+    /// The sink; a new file ends with mode `new_mode`, a replaced one
+    /// keeps its own.
+    fn open_with(path: Option<&Path>, option: &str, new_mode: u32) -> anyhow::Result<Self> {
+        use std::os::unix::fs::PermissionsExt;
         let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
             return Ok(Sink::Stdout(BufWriter::new(std::io::stdout())));
         };
         let dest = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-        match std::fs::metadata(&dest) {
+        let mode = match std::fs::metadata(&dest) {
             Ok(m) if m.is_dir() => return Err(bad_input!("{option} {}: is a directory", path.display())),
             Ok(m) if !m.is_file() => {
                 let file = std::fs::OpenOptions::new()
@@ -78,39 +154,40 @@ impl Sink {
                     .with_context(|| format!("cannot open output {}", path.display()))?;
                 return Ok(Sink::Direct(BufWriter::new(file)));
             }
-            _ => {}
-        }
-        let name = dest
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // A fresh name (never an existing file or a planted link), readable
-        // by the owner only while it is written unless the output is
-        // public: it may hold plaintext or a private key. A file it
-        // replaces keeps its permissions.
-        let mut tag = [0u8; 8];
-        rand_core::RngCore::try_fill_bytes(&mut rand_core::OsRng, &mut tag)
-            .map_err(|e| anyhow::anyhow!("random generator: {e}"))?;
-        let tmp = dest.with_file_name(format!(".{name}.redc-{:016x}.tmp", u64::from_le_bytes(tag)));
-        // Created and registered at once: SIGINT, SIGTERM or SIGHUP
-        // removes it ([`crate::interrupt`]).
-        let file = crate::interrupt::create(&tmp, || {
-            use std::os::unix::fs::OpenOptionsExt;
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(mode)
-                .open(&tmp)
-        })
-        .map_err(|e| bad_input!("{option} {}: cannot create the file: {e}", path.display()))?;
-        if let Ok(m) = std::fs::metadata(&dest) {
-            let _ = file.set_permissions(m.permissions());
-        }
-        Ok(Sink::Replace {
+            Ok(m) => m.permissions().mode() & 0o7777,
+            Err(_) => new_mode,
+        };
+        let dir = match dest.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        // Registered at once: SIGINT, SIGTERM or SIGHUP discards it
+        // ([`crate::interrupt`]).
+        let staged = crate::interrupt::register(None, || unnamed_file(&dir).ok_or(()));
+        let (file, tmp, registration) = match staged {
+            Ok((file, registration)) => (file, None, registration),
+            Err(()) => {
+                // A fresh name (never an existing file or a planted link).
+                let tmp = temporary_name(&dest)?;
+                let (file, registration) = crate::interrupt::register(Some(&tmp), || {
+                    use std::os::unix::fs::OpenOptionsExt;
+                    std::fs::OpenOptions::new()
+                        .write(true)
+                        .create_new(true)
+                        .mode(0o600)
+                        .open(&tmp)
+                })
+                .map_err(|e| bad_input!("{option} {}: cannot create the file: {e}", path.display()))?;
+                (file, Some(tmp), registration)
+            }
+        };
+        Ok(Sink::Replace(Staged {
             out: Some(BufWriter::new(file)),
             tmp,
             dest,
-        })
+            mode,
+            registration,
+        }))
     }
 
     /// The writer.
@@ -118,37 +195,63 @@ impl Sink {
         match self {
             Sink::Stdout(w) => w,
             Sink::Direct(w) => w,
-            Sink::Replace { out, .. } => out.as_mut().expect("sink already finished"),
+            Sink::Replace(s) => s.out.as_mut().expect("sink already finished"),
         }
     }
 
-    /// Flush, and move a replacement file into place.
+    /// Flush, and move a staged file into place, then give it its
+    /// permissions.
     pub(crate) fn finish(mut self) -> anyhow::Result<()> {
         match &mut self {
             Sink::Stdout(w) => w.flush().context("cannot write to stdout"),
             Sink::Direct(w) => w.flush().context("cannot write output"),
-            Sink::Replace { out, tmp, dest } => {
-                let w = out.as_mut().expect("sink already finished");
-                w.flush().context("cannot write output")?;
-                w.get_ref().sync_all().context("cannot write output")?;
-                // Moved into place, or removed if it cannot be.
-                crate::interrupt::settle(tmp, || {
-                    std::fs::rename(&*tmp, &*dest).inspect_err(|_| {
-                        let _ = std::fs::remove_file(&*tmp);
-                    })
-                })
-                .with_context(|| format!("cannot move output into place at {}", dest.display()))?;
-                *out = None;
-                Ok(())
-            }
+            Sink::Replace(staged) => staged.finish(),
         }
     }
 }
 
-impl Drop for Sink {
+impl Staged {
+    fn finish(&mut self) -> anyhow::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        let w = self.out.as_mut().expect("sink already finished");
+        w.flush().context("cannot write output")?;
+        w.get_ref().sync_all().context("cannot write output")?;
+        let file = w.get_ref();
+        let dest = &self.dest;
+        let tmp = match &self.tmp {
+            Some(tmp) => tmp.clone(),
+            None => temporary_name(dest)?,
+        };
+        let unnamed = self.tmp.is_none();
+        // Linked (if unnamed) and renamed where no signal is handled, or
+        // not at all after one; what was linked is removed if the rename
+        // fails.
+        crate::interrupt::publish(&self.registration, || {
+            if unnamed {
+                link_unnamed(file, &tmp)?;
+            }
+            std::fs::rename(&tmp, dest).inspect_err(|_| {
+                let _ = std::fs::remove_file(&tmp);
+            })
+        })
+        .with_context(|| format!("cannot move output into place at {}", dest.display()))?;
+        let done = self.out.take().expect("sink already finished");
+        // The last step: the permissions it keeps or gets.
+        done.get_ref()
+            .set_permissions(std::fs::Permissions::from_mode(self.mode))
+            .with_context(|| format!("cannot set the permissions of {}", dest.display()))
+    }
+}
+
+impl Drop for Staged {
     fn drop(&mut self) {
-        if let Sink::Replace { out: Some(_), tmp, .. } = self {
-            let _ = crate::interrupt::settle(tmp, || std::fs::remove_file(&*tmp));
+        if self.out.is_some() {
+            let tmp = self.tmp.as_deref();
+            crate::interrupt::discard(&self.registration, || {
+                if let Some(tmp) = tmp {
+                    let _ = std::fs::remove_file(tmp);
+                }
+            });
         }
     }
 }

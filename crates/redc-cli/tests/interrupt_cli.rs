@@ -1,11 +1,19 @@
-//! A signal in the middle of a command that writes with `-o` leaves no file
-//! behind: `redc encrypt` and `redc decrypt` are sent SIGINT, SIGTERM and
-//! SIGHUP while their temporary output is being written (half their input
-//! given on stdin, the rest held back). Each must say so on stderr and die
-//! by the signal, leaving no temporary file, no new output, and an output
-//! file that existed before unchanged. A signal that this test process
-//! ignores (and so redc inherits ignored, as under `nohup`) must stay
-//! ignored: the command then finishes normally.
+//! Outputs under signals. A command that writes with `-o` never leaves a
+//! byte of its output readable by others, nor anything under the final
+//! name, before the output is complete:
+//!
+//! - SIGINT, SIGTERM and SIGHUP mid-write (`encrypt`, `decrypt`): the
+//!   command says so, dies by the signal, and leaves nothing but the files
+//!   that were there (a replaced file unchanged). A signal this test
+//!   process ignores (so redc inherits it ignored, as under `nohup`) stays
+//!   ignored.
+//! - SIGKILL at points spread over a `decrypt` over an existing 0644 file
+//!   (most of them after the plaintext has started): nothing readable by
+//!   others is left, and the final name is untouched unless the run
+//!   finished; a tampered envelope that fails late leaves the same.
+//! - SIGINT sent as standard input closes (`sign`, `rsa encrypt`, `rsa
+//!   private-batch`): the command never exits 0 and never publishes its
+//!   output, however the two interleave.
 
 #![allow(
     clippy::print_stderr,
@@ -16,26 +24,42 @@ mod common;
 
 use common::{redc, scratch_dir};
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The files of `dir` whose names contain `part`, with their lengths.
-fn files_named(dir: &Path, part: &str) -> Vec<(String, u64)> {
+/// The files of `dir`, with their modes and contents.
+fn listing(dir: &Path) -> Vec<(String, u32, Vec<u8>)> {
     let mut out: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().contains(part))
         .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                e.metadata().map_or(0, |m| m.len()),
-            )
+            let mode = e.metadata().map_or(0, |m| m.permissions().mode() & 0o777);
+            let data = std::fs::read(e.path()).unwrap_or_default();
+            (e.file_name().to_string_lossy().into_owned(), mode, data)
         })
         .collect();
     out.sort();
     out
+}
+
+/// Bytes of output `pid` holds open in `dir`: its files there, named or
+/// unnamed (an `O_TMPFILE` file shows as `dir/#inode (deleted)`).
+fn partial_output(pid: u32, dir: &Path) -> u64 {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return 0;
+    };
+    fds.filter_map(Result::ok)
+        .filter(|fd| {
+            std::fs::read_link(fd.path())
+                .is_ok_and(|target| target.starts_with(dir) && target.file_name().is_some_and(|n| n != "in"))
+        })
+        .filter_map(|fd| std::fs::metadata(fd.path()).ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// Whether this process ignores `signal` (Linux's `SigIgn` mask).
@@ -62,15 +86,34 @@ impl Drop for Running {
     }
 }
 
-#[test]
-fn a_signal_mid_write_leaves_no_partial_output() {
-    let dir = scratch_dir("interrupt");
+fn spawn(args: &[&str]) -> Running {
+    Running(Some(
+        Command::new(env!("CARGO_BIN_EXE_redc"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    ))
+}
+
+fn kill(pid: u32, signal: &str) {
+    let status = Command::new("kill")
+        .args(["-s", signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -s {signal}");
+}
+
+/// 4 MiB of data, and a key pair, in `dir`; the data's envelope as `sealed`.
+fn workspace(tag: &str) -> (std::path::PathBuf, Vec<u8>, Vec<u8>) {
+    let dir = scratch_dir(tag);
     let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
     redc(
-        &["keygen", "--bits", "1024", "-o", &p("key.pem"), "--pub", &p("key.pub")],
+        &["keygen", "--bits", "2048", "-o", &p("key.pem"), "--pub", &p("key.pub")],
         0,
     );
-    // 4 MiB of data and its envelope.
     let plain: Vec<u8> = (0..4u32 << 20)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
@@ -80,25 +123,24 @@ fn a_signal_mid_write_leaves_no_partial_output() {
         0,
     );
     let sealed = std::fs::read(dir.join("sealed")).unwrap();
+    (dir, plain, sealed)
+}
 
+#[test]
+fn a_signal_mid_write_discards_the_output() {
+    let (dir, plain, sealed) = workspace("interrupt");
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
     for (signal, number) in [("INT", 2), ("TERM", 15), ("HUP", 1)] {
         for (command, key, input) in [("encrypt", "key.pub", &plain), ("decrypt", "key.pem", &sealed)] {
             let name = format!("out-{command}-{signal}");
             // decrypt replaces an existing file: it must stay as it was.
-            let before = (command == "decrypt").then(|| {
+            if command == "decrypt" {
                 std::fs::write(dir.join(&name), b"old").unwrap();
-                (name.clone(), 3)
-            });
-            let mut running = Running(Some(
-                Command::new(env!("CARGO_BIN_EXE_redc"))
-                    .args([command, "--key", &p(key), "-i", "-", "-o", &p(&name)])
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::null())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap(),
-            ));
+            }
+            let before = listing(&dir);
+            let mut running = spawn(&[command, "--key", &p(key), "-i", "-", "-o", &p(&name)]);
             let child = running.0.as_mut().unwrap();
+            let pid = child.id();
             let mut stdin = child.stdin.take().unwrap();
             let (first, rest) = input.split_at(input.len() / 2);
             let (first, rest) = (first.to_vec(), rest.to_vec());
@@ -106,34 +148,24 @@ fn a_signal_mid_write_leaves_no_partial_output() {
             let feeder = std::thread::spawn(move || {
                 let _ = stdin.write_all(&first).and_then(|()| stdin.flush());
                 // The rest only if the command is to finish; else stdin stays
-                // open until the command is gone (the sender dropped), so
-                // that it dies of the signal rather than of a truncated input
-                // read before the signal thread ran (a race seen once in CI:
-                // decrypt exited 2 on "chunk 31 failed authentication").
+                // open until the command is gone, so that it dies of the
+                // signal rather than of a truncated input.
                 if wait_go.recv() == Ok(true) {
                     let _ = stdin.write_all(&rest);
                 } else {
                     let _ = wait_go.recv();
                 }
             });
-            // Wait until the temporary file holds part of the output.
+            // Wait until the output holds part of the result.
             let start = Instant::now();
-            while !files_named(&dir, &name)
-                .iter()
-                .any(|(f, len)| f.ends_with(".tmp") && *len > 0)
-            {
+            while partial_output(pid, &dir) == 0 {
                 assert!(
                     start.elapsed() < Duration::from_secs(60),
                     "{command}: no partial output appeared"
                 );
-                std::thread::sleep(Duration::from_millis(20));
+                std::thread::sleep(Duration::from_millis(10));
             }
-            let pid = child.id().to_string();
-            let kill = Command::new("sh")
-                .args(["-c", &format!("kill -s {signal} \"$1\""), "sh", &pid])
-                .status()
-                .unwrap();
-            assert!(kill.success());
+            kill(pid, signal);
             let ignoring = ignored(number);
             if ignoring {
                 std::thread::sleep(Duration::from_millis(300));
@@ -150,6 +182,7 @@ fn a_signal_mid_write_leaves_no_partial_output() {
             if ignoring {
                 eprintln!("SIG{signal} is ignored here: checked that {command} ignores it too");
                 assert!(out.status.success(), "{command}: {stderr}");
+                std::fs::remove_file(dir.join(&name)).unwrap();
                 continue;
             }
             assert_eq!(
@@ -159,15 +192,123 @@ fn a_signal_mid_write_leaves_no_partial_output() {
                 out.status
             );
             assert!(
-                stderr.contains(&format!("stopped by SIG{signal}; the partial output was removed")),
+                stderr.contains(&format!("stopped by SIG{signal}; the partial output was discarded")),
                 "{command}: {stderr}"
             );
-            let left: Vec<_> = before.into_iter().collect();
-            assert_eq!(files_named(&dir, &name), left, "{command} SIG{signal}");
-            if command == "decrypt" {
-                assert_eq!(std::fs::read(dir.join(&name)).unwrap(), b"old");
-            }
+            assert!(listing(&dir) == before, "{command} SIG{signal}: files changed");
         }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `decrypt -i in -o out` of `envelope` over an existing 0644 `out`,
+/// killed by SIGKILL after `chunks` of its 64 KiB chunks were fed (never,
+/// if that is past the end): whether it finished.
+fn decrypt_killed_after(dir: &Path, envelope: &[u8], chunks: usize) -> bool {
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let mut running = spawn(&["decrypt", "--key", &p("key.pem"), "-i", "-", "-o", &p("out")]);
+    let child = running.0.as_mut().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for (fed, piece) in envelope.chunks(64 << 10).enumerate() {
+        if fed == chunks {
+            child.kill().unwrap();
+            break;
+        }
+        if stdin.write_all(piece).is_err() {
+            break;
+        }
+        // Let the command consume it: the kill points fall between chunks.
+        std::thread::sleep(Duration::from_micros(300));
+    }
+    drop(stdin);
+    let status = running.0.take().unwrap().wait().unwrap();
+    status.success()
+}
+
+#[test]
+fn sigkill_anywhere_leaves_nothing_readable_and_the_old_file() {
+    let (dir, plain, sealed) = workspace("sigkill");
+    let mut tampered = sealed.clone();
+    let late = tampered.len() - 1000;
+    tampered[late] ^= 1;
+    let chunks = sealed.len().div_ceil(64 << 10);
+    let (mut killed, mut finished) = (0, 0);
+    // Kill points spread over the run, most after the first chunk (where
+    // plaintext starts), a few at the very start; then complete runs.
+    for (run, point) in (0..40).map(|i| (i, [0, 1, 2].get(i).copied().unwrap_or(3 + i * chunks / 40))) {
+        let envelope = if run % 4 == 3 { &tampered } else { &sealed };
+        std::fs::write(dir.join("out"), b"old").unwrap();
+        std::fs::set_permissions(dir.join("out"), std::fs::Permissions::from_mode(0o644)).unwrap();
+        let before = listing(&dir);
+        let ok = decrypt_killed_after(&dir, envelope, point);
+        let after = listing(&dir);
+        if ok {
+            // Completed before the kill: the whole plaintext, old mode.
+            finished += 1;
+            assert!(std::ptr::eq(envelope, &sealed), "a tampered envelope decrypted");
+            let out = after.iter().find(|f| f.0 == "out").unwrap();
+            assert_eq!((out.1, &out.2), (0o644, &plain), "run {run}");
+        } else {
+            killed += 1;
+            assert!(
+                after == before,
+                "run {run} (killed after {point} chunks): files changed"
+            );
+        }
+        for (name, mode, _) in &after {
+            assert!(
+                mode & 0o077 == 0 || ["out", "plain", "sealed", "key.pub"].contains(&name.as_str()),
+                "run {run}: {name} is readable by others (mode {mode:o})"
+            );
+        }
+    }
+    assert!(
+        killed >= 30,
+        "only {killed} of 40 runs were killed ({finished} finished)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_signal_as_input_ends_never_exits_zero_nor_publishes() {
+    let dir = scratch_dir("sigint-eof");
+    let p = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    redc(
+        &["keygen", "--bits", "2048", "-o", &p("key.pem"), "--pub", &p("key.pub")],
+        0,
+    );
+    let cases: [(&[&str], &[u8]); 3] = [
+        (&["sign", "--key", &p("key.pem"), "-i", "-", "-o"], b"a message to sign"),
+        (&["rsa", "encrypt", "--key", &p("key.pub"), "-i", "-", "-o"], b"short"),
+        (
+            &["rsa", "private-batch", "--key", &p("key.pem"), "--op", "raw", "-o"],
+            b"{\"in\": \"02\"}\n{\"in\": \"03\"}\n",
+        ),
+    ];
+    for (args, input) in cases {
+        let mut by_signal = 0;
+        for run in 0..25 {
+            let out = dir.join("out");
+            let _ = std::fs::remove_file(&out);
+            let mut argv = args.to_vec();
+            let target = p("out");
+            argv.push(&target);
+            let mut running = spawn(&argv);
+            let child = running.0.as_mut().unwrap();
+            let mut stdin = child.stdin.take().unwrap();
+            let _ = stdin.write_all(input);
+            // The signal, then at once the end of input (so the signal is
+            // always first); the delay moves both across the command's
+            // start-up on later runs.
+            std::thread::sleep(Duration::from_micros(200 * (run % 5)));
+            kill(child.id(), "INT");
+            drop(stdin);
+            let status = running.0.take().unwrap().wait().unwrap();
+            assert!(!status.success(), "{args:?} run {run}: exit 0 after SIGINT");
+            by_signal += usize::from(status.signal() == Some(2));
+            assert!(!out.exists(), "{args:?} run {run}: output published after SIGINT");
+        }
+        assert_eq!(by_signal, 25, "{args:?}: every run ends by the signal");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
