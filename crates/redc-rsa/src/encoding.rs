@@ -556,6 +556,9 @@ fn private_from_encrypted_der(der: &[u8], password: &[u8]) -> Result<RsaPrivateK
 /// that algorithm. `None` if `der` does not even have the shape
 /// `SEQUENCE { AlgorithmIdentifier, OCTET STRING }`.
 fn unsupported_encryption(der: &[u8]) -> Option<Error> {
+    if let Some(why) = crate::pbes2_params::refused_iterations(der, MAX_PBKDF2_ITERATIONS) {
+        return Some(Error::Encoding(why));
+    }
     let mut reader = der::SliceReader::new(der).ok()?;
     let oid = reader
         .sequence(|r| {
@@ -650,10 +653,12 @@ fn check_encryption_scheme(scheme: &pkcs5::EncryptionScheme<'_>) -> Result<()> {
         }
     };
     match &params.kdf {
-        pbes2::Kdf::Pbkdf2(p) if p.iteration_count > MAX_PBKDF2_ITERATIONS => Err(Error::Encoding(format!(
-            "encrypted PKCS#8: {} PBKDF2 iterations is more than the {MAX_PBKDF2_ITERATIONS} accepted",
-            p.iteration_count
-        ))),
+        pbes2::Kdf::Pbkdf2(p) => {
+            match crate::pbes2_params::refuse_count(&p.iteration_count.to_be_bytes(), MAX_PBKDF2_ITERATIONS) {
+                Some(why) => Err(Error::Encoding(why)),
+                None => Ok(()),
+            }
+        }
         // N must be a power of two above 1 (RFC 7914 §6); the pkcs5 crate
         // overflows on N = 0 (found by the key_read_encrypted fuzz target).
         pbes2::Kdf::Scrypt(s) if s.cost_parameter < 2 || !s.cost_parameter.is_power_of_two() => {

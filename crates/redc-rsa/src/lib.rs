@@ -60,6 +60,7 @@ pub mod key;
 pub mod keygen;
 pub mod mgf;
 pub mod oaep;
+mod pbes2_params;
 pub mod pkcs1v15;
 pub mod primitive;
 pub mod pss;
