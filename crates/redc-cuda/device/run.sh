@@ -13,15 +13,18 @@
 # run.tgz (every log, the sweep's and the bench's JSON); the summary is
 # also printed last.
 set -uo pipefail
-cd "$(dirname "$0")/../../.."
 out=${1:?usage: run.sh OUT_DIR [STEPS]}
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 steps=${2:-info,tests,sweep,bench,cgbn}
+seconds=${RUN_SECONDS:-540}
+[[ $seconds =~ ^[0-9]+$ ]] || { echo "RUN_SECONDS=$seconds: not a number of seconds" >&2; exit 2; }
+cd "$(dirname "$0")/../../.."
 bundle=${REDC_GPU_BUNDLE:-$PWD/target/gpu-run}
 work=$(mktemp -d /tmp/redc-gpu-run.XXXXXX)
 logs=$work/logs
-mkdir -p "$out" "$logs"
+mkdir -p "$logs"
 start=$(date +%s)
-deadline=$((start + ${RUN_SECONDS:-540}))
+deadline=$((start + seconds))
 summary=$logs/summary.txt
 
 say() { echo "$*" | tee -a "$summary"; }
@@ -55,7 +58,9 @@ step() {
 # CUDA 13 machine may only have as libnvrtc.so.13.
 mkdir -p "$work/lib"
 nvrtc=$(ldconfig -p 2>/dev/null | awk '/libnvrtc\.so/ {print $NF; exit}')
-[ -z "$nvrtc" ] && nvrtc=$(find /usr/local /usr/lib /opt -name 'libnvrtc.so*' ! -name '*builtins*' ! -name '*alt*' 2>/dev/null | sort | head -1)
+# The newest when several toolkits are installed (the bundled kernel cache
+# is NVRTC 13.0's: another version compiles again, in parallel).
+[ -z "$nvrtc" ] && nvrtc=$(find /usr/local /usr/lib /opt -name 'libnvrtc.so*' ! -name '*builtins*' ! -name '*alt*' 2>/dev/null | sort -V | tail -1)
 if [ -n "$nvrtc" ]; then
     ln -sf "$nvrtc" "$work/lib/libnvrtc.so"
     export LD_LIBRARY_PATH="$work/lib:$(dirname "$nvrtc")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -67,8 +72,8 @@ bin=$bundle/bin
 say "redc GPU run $(date -u +%Y-%m-%dT%H:%M:%SZ), steps: $steps, commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 if wanted info; then
     {
-        nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.sm,power.limit,driver_version --format=csv
-        nvidia-smi -q -d CLOCK,PERFORMANCE | head -60
+        timeout 10 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.sm,power.limit,driver_version --format=csv
+        timeout 10 nvidia-smi -q -d CLOCK,PERFORMANCE | head -60
         nproc
         grep -m1 'model name' /proc/cpuinfo
         cat /proc/loadavg
@@ -81,16 +86,6 @@ if wanted info; then
     say "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
     say "nvrtc: ${nvrtc:-not found}"
     pack
-fi
-
-# CGBN's anchor rebuilt here with the machine's nvcc when it has one (in
-# the background, on the CPU), else the one prepare.sh built.
-cgbn_bin=$bin/cgbn_anchor
-if wanted cgbn && command -v nvcc >/dev/null && [ -d "$bundle/cgbn" ]; then
-    (nvcc -O3 -arch=sm_90 -I "$bundle/cgbn/include" -I "$bundle/cgbn/samples/sample_03_powm" \
-        -I "$bundle/gmp" crates/redc-cuda/device/cgbn_anchor.cu -o "$work/cgbn_anchor" \
-        -cudart static "$bundle/gmp/libgmp.a" >"$logs/cgbn-build.log" 2>&1 && echo built >>"$logs/cgbn-build.log") &
-    cgbn_build=$!
 fi
 
 if wanted tests; then
@@ -120,9 +115,14 @@ if wanted bench; then
 fi
 
 if wanted cgbn; then
-    if [ -n "${cgbn_build:-}" ]; then
-        wait "$cgbn_build"
-        grep -q '^built$' "$logs/cgbn-build.log" && cgbn_bin=$work/cgbn_anchor
+    # CGBN's anchor rebuilt here with the machine's nvcc when it has one
+    # (after the measurements above, so that it takes none of their CPU),
+    # else the one prepare.sh built.
+    cgbn_bin=$bin/cgbn_anchor
+    if command -v nvcc >/dev/null && [ -d "$bundle/cgbn" ]; then
+        step cgbn-build 90 nvcc -O3 -arch=sm_90 -I "$bundle/cgbn/include" -I "$bundle/cgbn/samples/sample_03_powm" \
+            -I "$bundle/gmp" crates/redc-cuda/device/cgbn_anchor.cu -o "$work/cgbn_anchor" \
+            -cudart static "$bundle/gmp/libgmp.a" && cgbn_bin=$work/cgbn_anchor
     fi
     say "cgbn binary: $cgbn_bin"
     step cgbn 90 "$cgbn_bin"
@@ -138,7 +138,7 @@ if wanted bench; then
             sed -n '/^GPU:/,$p' "$logs/bench-$1.log" | tee -a "$summary"
     done
 fi
-nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,temperature.gpu,power.draw,clocks_throttle_reasons.active --format=csv 2>&1 |
+timeout 10 nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,temperature.gpu,power.draw,clocks_throttle_reasons.active --format=csv 2>&1 |
     tee -a "$summary"
 say "done in $(($(date +%s) - start)) s"
 pack

@@ -7,9 +7,12 @@
 //! process opens the GPU; with the cache, once per machine.
 //!
 //! The cache is best effort: a missing, unreadable or unwritable directory
-//! means compiling, never an error. The directory is created private to
-//! its user (mode 0700 on Unix: code read from it runs beside secrets),
-//! and entries are written whole (a temporary file, then a rename), so a
+//! means compiling, never an error. Code read from it runs beside secrets,
+//! so it is read only from a directory that is not a link, belongs to this
+//! user and no other can write (mode 0700 when made here), and only from
+//! regular files of this user whose content matches the SHA-256 stored in
+//! their first 32 bytes (a truncated or damaged entry is compiled again).
+//! Entries are written whole (a fresh temporary file, then a rename), so a
 //! reader never sees half an entry.
 
 use sha2::{Digest, Sha256};
@@ -49,33 +52,71 @@ impl Cache {
         self.dir.join(format!("{key}.cubin"))
     }
 
-    /// The entry `key`, if stored and readable, and the directory is not
-    /// writable by other users (else anyone could plant code in it).
-    pub(crate) fn get(&self, key: &str) -> Option<Vec<u8>> {
+    /// Whether the directory may hold code to run: a real directory (not a
+    /// link), this user's, writable by no other.
+    fn trusted(&self) -> bool {
         #[cfg(unix)]
         {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&self.dir).ok()?.permissions().mode();
-            if mode & 0o022 != 0 {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::symlink_metadata(&self.dir)
+                .is_ok_and(|m| m.is_dir() && m.uid() == rustix::process::geteuid().as_raw() && m.mode() & 0o022 == 0)
+        }
+        #[cfg(not(unix))]
+        {
+            false
+        }
+    }
+
+    /// The entry `key`, if the directory is trusted, the entry is a
+    /// regular file of this user and its content matches its digest.
+    pub(crate) fn get(&self, key: &str) -> Option<Vec<u8>> {
+        if !self.trusted() {
+            return None;
+        }
+        let path = self.path(key);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let m = std::fs::symlink_metadata(&path).ok()?;
+            if !m.is_file() || m.uid() != rustix::process::geteuid().as_raw() {
                 return None;
             }
         }
-        std::fs::read(self.path(key)).ok().filter(|bytes| !bytes.is_empty())
+        let bytes = std::fs::read(path).ok()?;
+        let (digest, content) = bytes.split_at_checked(32)?;
+        (!content.is_empty() && Sha256::digest(content).as_slice() == digest).then(|| content.to_vec())
     }
 
-    /// Store `bytes` as entry `key`; false when it could not be stored.
+    /// Store `bytes` as entry `key`; false when it could not be stored (or
+    /// the directory is not trusted).
     pub(crate) fn put(&self, key: &str, bytes: &[u8]) -> bool {
         self.try_put(key, bytes).is_ok()
     }
 
     fn try_put(&self, key: &str, bytes: &[u8]) -> std::io::Result<()> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
         let mut builder = std::fs::DirBuilder::new();
         builder.recursive(true);
         #[cfg(unix)]
         std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
         builder.create(&self.dir)?;
-        let tmp = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));
-        let written = std::fs::File::create(&tmp).and_then(|mut file| {
+        if !self.trusted() {
+            return Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied));
+        }
+        // A name of its own per process and write: two threads storing the
+        // same entry never share a temporary file.
+        let tmp = self.dir.join(format!(
+            ".{key}.{}.{}.tmp",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let written = options.open(&tmp).and_then(|mut file| {
+            file.write_all(&Sha256::digest(bytes))?;
             file.write_all(bytes)?;
             file.sync_all()
         });
@@ -145,6 +186,38 @@ mod tests {
         assert_eq!(cache.get("k"), None);
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
         assert!(cache.get("k").is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_or_planted_entry_is_not_read() {
+        let dir = scratch("damaged");
+        let cache = Cache::new(&dir);
+        assert!(cache.put("k", b"machine code"));
+        let path = cache.path("k");
+        let stored = std::fs::read(&path).unwrap();
+        // Truncated, or a byte changed: not read.
+        std::fs::write(&path, &stored[..stored.len() - 1]).unwrap();
+        assert_eq!(cache.get("k"), None);
+        let mut flipped = stored.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        std::fs::write(&path, &flipped).unwrap();
+        assert_eq!(cache.get("k"), None);
+        // A link in place of the entry, or of the directory: not read.
+        std::fs::write(dir.join("elsewhere"), &stored).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.join("elsewhere"), &path).unwrap();
+            assert_eq!(cache.get("k"), None);
+            let link = scratch("link");
+            std::os::unix::fs::symlink(&dir, &link).unwrap();
+            std::fs::remove_file(&path).unwrap();
+            std::fs::write(&path, &stored).unwrap();
+            assert!(cache.get("k").is_some());
+            assert_eq!(Cache::new(&link).get("k"), None);
+            std::fs::remove_file(&link).unwrap();
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

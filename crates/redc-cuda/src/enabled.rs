@@ -188,13 +188,28 @@ impl Runtime {
     /// Compile (in parallel) and load the kernels of every pair of `pairs`
     /// not loaded yet.
     pub(crate) fn compile(&self, pairs: &[(usize, usize)]) -> Result<(), CudaError> {
-        let missing: Vec<(usize, usize)> = {
+        let mut missing: Vec<(usize, usize)> = {
             let cache = self.kernels.lock().unwrap_or_else(PoisonError::into_inner);
             pairs.iter().copied().filter(|p| !cache.contains_key(p)).collect()
         };
+        missing.sort_unstable();
+        missing.dedup();
         let modules = nvrtc::modules(&missing, &self.arch, self.cache.as_ref())?;
         for ((threads, digits), module) in missing.into_iter().zip(modules) {
-            let kernels = Arc::new(self.load(module, threads, digits)?);
+            let kernels = match self.load(module.bytes, threads, digits) {
+                Ok(kernels) => kernels,
+                // A cached module the driver refuses: compiled again, and
+                // the entry replaced.
+                Err(_) if module.cached => {
+                    let fresh = nvrtc::module((threads, digits), &self.arch, None)?;
+                    if let Some(cache) = &self.cache {
+                        nvrtc::store(cache, (threads, digits), &self.arch, &fresh.bytes)?;
+                    }
+                    self.load(fresh.bytes, threads, digits)?
+                }
+                Err(e) => return Err(e),
+            };
+            let kernels = Arc::new(kernels);
             self.kernels
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -288,7 +303,7 @@ impl Runtime {
                 continue;
             };
             for buffer in [&staging.dev_in, &staging.dev_out] {
-                let words = lane.stream.clone_dtoh(buffer).map_err(device("cuMemcpyDtoH"))?;
+                let words = Zeroizing::new(lane.stream.clone_dtoh(buffer).map_err(device("cuMemcpyDtoH"))?);
                 count += words.iter().filter(|&&w| w != 0).count();
             }
             for buffer in [&staging.host_in, &staging.host_out] {

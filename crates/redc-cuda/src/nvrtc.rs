@@ -85,18 +85,28 @@ pub(crate) fn target(major: u32, minor: u32) -> Result<String, CudaError> {
     }
 }
 
-/// The module of `(threads, digits)` for `arch` (a [`target`] value): the
-/// cached one when `cache` holds it, else NVRTC's output, then stored.
-/// The bytes are what `cuModuleLoadData` takes (PTX ends in a NUL).
-pub(crate) fn module(
-    (threads, digits): (usize, usize),
-    arch: &str,
-    cache: Option<&Cache>,
-) -> Result<Vec<u8>, CudaError> {
+/// A compiled module: what `cuModuleLoadData` takes (PTX ends in a NUL),
+/// and whether it came from the cache (so that a module the driver
+/// refuses can be compiled again).
+#[derive(Debug)]
+pub(crate) struct Module {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) cached: bool,
+}
+
+/// The source and options of `(threads, digits)` for `arch`.
+fn inputs((threads, digits): (usize, usize), arch: &str) -> Result<(String, Vec<String>), CudaError> {
     let src = source::kernel_source(&[(threads, digits)]).map_err(CudaError::Compile)?;
     // Functions and variables without `__device__` are device code too:
     // the headers are shared with the host build.
     let options = vec![format!("--gpu-architecture={arch}"), "-default-device".to_owned()];
+    Ok((src, options))
+}
+
+/// The module of `pair` for `arch` (a [`target`] value): the cached one
+/// when `cache` holds it, else NVRTC's output, then stored.
+pub(crate) fn module(pair: (usize, usize), arch: &str, cache: Option<&Cache>) -> Result<Module, CudaError> {
+    let (src, options) = inputs(pair, arch)?;
     let key = match cache {
         Some(_) => Some(cache::key(&src, &options, version()?)),
         None => None,
@@ -104,31 +114,51 @@ pub(crate) fn module(
     if let (Some(cache), Some(key)) = (cache, &key)
         && let Some(bytes) = cache.get(key)
     {
-        return Ok(bytes);
+        return Ok(Module { bytes, cached: true });
     }
     let bytes = compile(&src, &options, arch.starts_with("sm_"))?;
     if let (Some(cache), Some(key)) = (cache, &key) {
         cache.put(key, &bytes);
     }
-    Ok(bytes)
+    Ok(Module { bytes, cached: false })
 }
 
-/// The modules of every pair of `pairs`, compiled in parallel (one thread
-/// per pair), in the order of `pairs`.
-pub(crate) fn modules(pairs: &[(usize, usize)], arch: &str, cache: Option<&Cache>) -> Result<Vec<Vec<u8>>, CudaError> {
+/// Store `bytes` in `cache` as the module of `pair` for `arch` (replacing
+/// an entry the driver refused).
+pub(crate) fn store(cache: &Cache, pair: (usize, usize), arch: &str, bytes: &[u8]) -> Result<(), CudaError> {
+    let (src, options) = inputs(pair, arch)?;
+    cache.put(&cache::key(&src, &options, version()?), bytes);
+    Ok(())
+}
+
+/// The modules of every pair of `pairs`, in their order, compiled in
+/// parallel: as many threads as the machine has cores, each taking the
+/// next pair (NVRTC needs hundreds of megabytes for the largest).
+pub(crate) fn modules(pairs: &[(usize, usize)], arch: &str, cache: Option<&Cache>) -> Result<Vec<Module>, CudaError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Mutex, PoisonError};
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(pairs.len());
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<Option<Result<Module, CudaError>>>> = Mutex::new((0..pairs.len()).map(|_| None).collect());
     std::thread::scope(|scope| {
-        let handles: Vec<_> = pairs
-            .iter()
-            .map(|&pair| scope.spawn(move || module(pair, arch, cache)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(CudaError::Compile("a compiling thread panicked".to_owned())))
-            })
-            .collect()
-    })
+        for _ in 0..threads {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&pair) = pairs.get(i) else { break };
+                    let out = module(pair, arch, cache);
+                    done.lock().unwrap_or_else(PoisonError::into_inner)[i] = Some(out);
+                }
+            });
+        }
+    });
+    done.into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .into_iter()
+        .map(|m| m.unwrap_or_else(|| Err(CudaError::Compile("a compiling thread panicked".to_owned()))))
+        .collect()
 }
 
 /// NVRTC's output for `src`: machine code when `cubin`, else PTX with its
@@ -210,7 +240,7 @@ mod tests {
             for (&(threads, digits), module) in pairs.iter().zip(&modules) {
                 for secrecy in [Secrecy::Secret, Secrecy::Public] {
                     let name = plan::entry_name(threads, digits, secrecy);
-                    assert!(defines(module, &name), "{name} missing for {arch}");
+                    assert!(defines(&module.bytes, &name), "{name} missing for {arch}");
                 }
             }
         }
