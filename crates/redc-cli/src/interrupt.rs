@@ -60,6 +60,12 @@ pub(crate) fn install() {
         .into_iter()
         .filter(|&s| ignored >> (s - 1) & 1 == 0)
         .collect();
+    // The thread first: if it cannot be had, nothing is registered and the
+    // signals keep their default action (death, which leaves no output
+    // readable by others either).
+    let Ok(mut iter) = signal_hook::iterator::Signals::new(&signals) else {
+        return;
+    };
     let flags: Vec<(i32, Arc<AtomicBool>)> = signals
         .iter()
         .map(|&s| {
@@ -73,9 +79,6 @@ pub(crate) fn install() {
     for &s in &signals {
         let _ = signal_hook::flag::register_conditional_shutdown(s, 128 + s, Arc::clone(&second));
     }
-    let Ok(mut iter) = signal_hook::iterator::Signals::new(&signals) else {
-        return;
-    };
     std::thread::spawn(move || {
         if let Some(signal) = iter.forever().next() {
             second.store(true, Ordering::SeqCst);

@@ -41,6 +41,8 @@ pub(crate) struct Staged {
     dest: PathBuf,
     /// The permissions the output gets once in place.
     mode: u32,
+    /// The group of the file it replaces, given back to it at the end.
+    group: Option<u32>,
     registration: crate::interrupt::Registration,
 }
 
@@ -73,6 +75,10 @@ fn umask() -> u32 {
 #[cfg(target_os = "linux")]
 fn unnamed_file(dir: &Path) -> Option<File> {
     use rustix::fs::{CWD, Mode, OFlags, openat};
+    // Linked at the end through /proc/self/fd: without /proc, a named file.
+    if !Path::new("/proc/self/fd").is_dir() {
+        return None;
+    }
     openat(
         CWD,
         dir,
@@ -141,10 +147,17 @@ impl Sink {
     /// keeps its own.
     fn open_with(path: Option<&Path>, option: &str, new_mode: u32) -> anyhow::Result<Self> {
         use std::os::unix::fs::PermissionsExt;
-        let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
+        // `-`, and the names of standard output itself (which a shell may
+        // have pointed at a file the command must not replace).
+        let stdout_names = ["-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"];
+        let Some(path) = path.filter(|p| !stdout_names.iter().any(|s| p.as_os_str() == *s)) else {
             return Ok(Sink::Stdout(BufWriter::new(std::io::stdout())));
         };
         let dest = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let group = std::fs::metadata(&dest)
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .map(|m| std::os::unix::fs::MetadataExt::gid(&m));
         let mode = match std::fs::metadata(&dest) {
             Ok(m) if m.is_dir() => return Err(bad_input!("{option} {}: is a directory", path.display())),
             Ok(m) if !m.is_file() => {
@@ -154,7 +167,8 @@ impl Sink {
                     .with_context(|| format!("cannot open output {}", path.display()))?;
                 return Ok(Sink::Direct(BufWriter::new(file)));
             }
-            Ok(m) => m.permissions().mode() & 0o7777,
+            // Its permission bits, not its set-id ones.
+            Ok(m) => m.permissions().mode() & 0o777,
             Err(_) => new_mode,
         };
         let dir = match dest.parent() {
@@ -186,6 +200,7 @@ impl Sink {
             tmp,
             dest,
             mode,
+            group,
             registration,
         }))
     }
@@ -236,9 +251,22 @@ impl Staged {
         })
         .with_context(|| format!("cannot move output into place at {}", dest.display()))?;
         let done = self.out.take().expect("sink already finished");
-        // The last step: the permissions it keeps or gets.
+        // The last steps: the group of the file it replaced (a new file in
+        // a set-group-id directory may have another), or no group access
+        // if that group cannot be given; then the permissions.
+        let mut mode = self.mode;
+        if let Some(gid) = self.group {
+            let given = rustix::fs::fchown(done.get_ref(), None, Some(rustix::fs::Gid::from_raw(gid)));
+            let now = done
+                .get_ref()
+                .metadata()
+                .map(|m| std::os::unix::fs::MetadataExt::gid(&m));
+            if given.is_err() && now.ok() != Some(gid) {
+                mode &= !0o070;
+            }
+        }
         done.get_ref()
-            .set_permissions(std::fs::Permissions::from_mode(self.mode))
+            .set_permissions(std::fs::Permissions::from_mode(mode))
             .with_context(|| format!("cannot set the permissions of {}", dest.display()))
     }
 }

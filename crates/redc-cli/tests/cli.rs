@@ -473,3 +473,24 @@ fn man_pages_cover_every_command() {
     let file = dir.join("redc.1");
     rejects(&["man", "--dir", file.join("x").to_str().unwrap()], "--dir");
 }
+
+/// `-o /dev/stdout` is standard output, written in its place: a shell's
+/// redirection of a whole group of commands to a file keeps the lines the
+/// others wrote (the file is not replaced behind them).
+#[test]
+fn dev_stdout_is_standard_output() {
+    let dir = std::env::temp_dir().join(format!("redc-devstdout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("log");
+    let script = format!(
+        "{{ echo header; \"$1\" modexp 3 5 7 -o /dev/stdout; echo footer; }} > '{}'",
+        log.display()
+    );
+    let status = std::process::Command::new("sh")
+        .args(["-c", &script, "sh", env!("CARGO_BIN_EXE_redc")])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "header\n5\nfooter\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
