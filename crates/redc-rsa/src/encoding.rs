@@ -522,7 +522,9 @@ fn key_from_der(der: &[u8], password: Option<&[u8]>) -> Result<AnyKey> {
     if let Ok(key) = pkcs1::RsaPublicKey::from_der(der) {
         return public_from_pkcs1(&key).map(AnyKey::Public);
     }
-    if let Some(err) = unsupported_encryption(der) {
+    if let Err(e) = EncryptedPrivateKeyInfo::from_der(der)
+        && let Some(err) = unsupported_encryption(der, &e)
+    {
         return Err(err);
     }
     if has_negative_integer(der, 0) {
@@ -546,8 +548,9 @@ fn private_from_pkcs8_der(der: &[u8]) -> Result<RsaPrivateKey> {
 }
 
 fn private_from_encrypted_der(der: &[u8], password: &[u8]) -> Result<RsaPrivateKey> {
-    let info = EncryptedPrivateKeyInfo::from_der(der)
-        .map_err(|e| unsupported_encryption(der).unwrap_or_else(|| encoding("PKCS#8 EncryptedPrivateKeyInfo", e)))?;
+    let info = EncryptedPrivateKeyInfo::from_der(der).map_err(|e| {
+        unsupported_encryption(der, &e).unwrap_or_else(|| encoding("PKCS#8 EncryptedPrivateKeyInfo", e))
+    })?;
     private_from_encrypted(&info, password)
 }
 
@@ -555,7 +558,7 @@ fn private_from_encrypted_der(der: &[u8], password: &[u8]) -> Result<RsaPrivateK
 /// (e.g. OpenSSL's `-v1 PBE-SHA1-3DES`, a PKCS#12 scheme): an error naming
 /// that algorithm. `None` if `der` does not even have the shape
 /// `SEQUENCE { AlgorithmIdentifier, OCTET STRING }`.
-fn unsupported_encryption(der: &[u8]) -> Option<Error> {
+fn unsupported_encryption(der: &[u8], err: &der::Error) -> Option<Error> {
     if let Some(why) = crate::pbes2_params::refused_iterations(der, MAX_PBKDF2_ITERATIONS) {
         return Some(Error::Encoding(why));
     }
@@ -568,6 +571,11 @@ fn unsupported_encryption(der: &[u8]) -> Option<Error> {
         })
         .ok()?;
     reader.finish(()).ok()?;
+    if oid == crate::pbes2_params::PBES2_OID {
+        return Some(Error::Encoding(format!(
+            "encrypted PKCS#8 (PBES2): its parameters cannot be read ({err})"
+        )));
+    }
     let kind = if oid.as_bytes().starts_with(PKCS12_PBE_ARC.as_bytes()) {
         " (PKCS#12 PBE)"
     } else if oid.as_bytes().starts_with(PKCS5_ARC.as_bytes()) {

@@ -4,7 +4,7 @@
 //! read as "not PBES2"), so that no such key is ever reported as "not
 //! PBES2" or as a wrong password (RFC 8018 §A.2 and §A.4 give the shapes).
 
-use der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef, UintRef};
+use der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Reader, SliceReader};
 
 /// PBES2 (RFC 8018 §A.4).
@@ -12,10 +12,16 @@ pub(crate) const PBES2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2
 /// PBKDF2 (RFC 8018 §A.2).
 const PBKDF2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.12");
 
-/// The accepted PBKDF2 iteration counts, `1..=max`, as a refusal of `count`
-/// (in decimal, or its size when it does not fit 64 bits), or `None` when
-/// `count` is accepted.
+/// The accepted PBKDF2 iteration counts, `1..=max`, as a refusal of
+/// `count`, the big-endian two's-complement content of a DER INTEGER (in
+/// decimal, or its size when it does not fit 64 bits; a negative one as
+/// such), or `None` when `count` is accepted.
 pub(crate) fn refuse_count(count: &[u8], max: u32) -> Option<String> {
+    if count.first().is_some_and(|&b| b & 0x80 != 0) {
+        return Some(format!(
+            "encrypted PKCS#8 (PBES2): the PBKDF2 iteration count is negative (1 to {max} accepted)"
+        ));
+    }
     let digits: Vec<u8> = count.iter().copied().skip_while(|&b| b == 0).collect();
     let value = match digits.len() {
         0..=8 => {
@@ -49,11 +55,16 @@ pub(crate) fn refused_iterations(der: &[u8], max: u32) -> Option<String> {
                         let oid = ObjectIdentifier::decode(kdf)?;
                         let count = kdf.sequence(|p| {
                             OctetStringRef::decode(p)?;
-                            let count = UintRef::decode(p)?;
+                            // Any INTEGER, negative or not minimally
+                            // encoded too: its content as written.
+                            let count = AnyRef::decode(p)?;
+                            if der::Tagged::tag(&count) != der::Tag::Integer {
+                                return Err(der::Tag::Integer.value_error());
+                            }
                             while !p.is_finished() {
                                 AnyRef::decode(p)?;
                             }
-                            Ok(count.as_bytes().to_vec())
+                            Ok(count.value().to_vec())
                         })?;
                         Ok((oid == PBKDF2_OID).then_some(count))
                     })?;
@@ -87,5 +98,7 @@ mod tests {
         let huge = refuse_count(&[1; 9], 10_000).unwrap();
         assert!(huge.contains("a 9-byte number"), "{huge}");
         assert!(refuse_count(&[0, 0, 0x27, 0x11], 10_000).is_some());
+        let negative = refuse_count(&[0xff], 10_000).unwrap();
+        assert!(negative.contains("is negative"), "{negative}");
     }
 }

@@ -68,6 +68,20 @@ fn iteration_counts_out_of_range_are_named() {
 }
 
 #[test]
+fn negative_counts_and_unreadable_pbes2_parameters_are_named() {
+    let err = message(&encrypted_key(&[0xff]));
+    assert!(err.contains("PBKDF2 iteration count is negative"), "{err}");
+    // A count that is not an INTEGER at all: PBES2, unreadable, never
+    // "re-encrypt it with PBES2".
+    let mut der = encrypted_key(&[0x08, 0x00]);
+    let at = der.windows(4).position(|w| w == [0x02, 0x02, 0x08, 0x00]).unwrap();
+    der[at] = 0x04;
+    let err = message(&der);
+    assert!(err.contains("(PBES2): its parameters cannot be read"), "{err}");
+    assert!(!err.contains("re-encrypt"), "{err}");
+}
+
+#[test]
 fn a_count_in_range_with_the_wrong_key_material_is_a_wrong_password() {
     // 2048 iterations: accepted; the data was never encrypted with this
     // password, which is all the reader can tell.
