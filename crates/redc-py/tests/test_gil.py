@@ -78,6 +78,7 @@ def test_the_check_catches_a_held_gil():
     """Control: pure-Python work that keeps the GIL in one bytecode (a
     big integer power) fails the same check."""
     p = 2**4253 - 1
-    duration, gap = long_enough(lambda n: pow(3, (p - 2) * n, p), 1)
+    # One bytecode whose work grows with n: an exponent of n times the bits.
+    duration, gap = long_enough(lambda n: pow(3, (p - 2) ** n, p), 1)
     assert duration > LONG, duration
     assert gap >= duration / 4, (duration, gap)
