@@ -37,6 +37,9 @@ pub fn run_batch(argv: &[&str], input: &[u8]) -> Option<bool> {
         .map(OsString::from)
         .collect();
     let cli = args::parse(args::command(), argv).ok()?;
+    // The 1024-bit key file is small on purpose: level 1, as the binary's
+    // `--security-level 1` (once per process; a target's own flag wins).
+    let _ = crate::policy::install(cli.security_level.or(Some(1)));
     let result = match cli.command {
         Command::Modexp(a) => crate::modexp::run(&a),
         Command::Rsa(RsaCommand::PrivateBatch(a)) => crate::rsa::private_batch(&a),

@@ -53,6 +53,9 @@ mod stdin;
 #[path = "../../crates/redc-cli/src/output.rs"]
 mod output;
 #[allow(dead_code, unused_imports, clippy::all)]
+#[path = "../../crates/redc-cli/src/policy.rs"]
+mod policy;
+#[allow(dead_code, unused_imports, clippy::all)]
 #[path = "../../crates/redc-cli/src/rsa.rs"]
 mod rsa;
 
@@ -66,10 +69,15 @@ pub const KEY_1024_PEM: &str = include_str!("../keys/rsa1024.pem");
 /// PSS and PKCS#1 v1.5 signature vectors (PKCS#8 PEM).
 pub const KEY_WYCHEPROOF_PEM: &str = include_str!("../keys/wycheproof2048.pem");
 
-/// The 1024-bit key (decryption, the envelope, the batch commands).
+/// The 1024-bit key (decryption, the envelope, the batch commands): small
+/// for speed on purpose, at security level 1.
 pub fn key_1024() -> &'static RsaPrivateKey {
     static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
-    KEY.get_or_init(|| RsaPrivateKey::from_pkcs8_pem(KEY_1024_PEM).expect("fuzz/keys/rsa1024.pem"))
+    KEY.get_or_init(|| {
+        RsaPrivateKey::from_pkcs8_pem(KEY_1024_PEM)
+            .expect("fuzz/keys/rsa1024.pem")
+            .with_security_level(redc_rsa::policy::SecurityLevel::new(1).expect("a level"))
+    })
 }
 
 /// Wycheproof's 2048-bit key (signature verification, OAEP vectors).

@@ -16,6 +16,12 @@ use std::process::ExitCode;
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Command,
+    /// Security level of the keys, 0 to 5, as OpenSSL's [default: 2, or REDC_SECURITY_LEVEL]:
+    /// at 2, RSA keys of at least 2048 bits (and OpenSSL's prime counts) for signing and
+    /// decryption, 1024 for verification and encryption, DSA and DH primes of 2048 bits for
+    /// new signatures and secrets; 1 accepts 1024-bit keys, 0 any size.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=5))]
+    pub(crate) security_level: Option<u8>,
 }
 
 /// The commands.

@@ -35,6 +35,14 @@ pub(crate) fn genkey(a: &DhGenkeyArgs) -> anyhow::Result<ExitCode> {
             group.bits() - 1
         ));
     }
+    let level = crate::policy::level();
+    if group.bits() < level.ffc_min_bits() {
+        return Err(bad_input!(
+            "--group {group}: a key for new secrets needs a prime of at least {} bits at {level} ({})",
+            level.ffc_min_bits(),
+            crate::policy::HINT
+        ));
+    }
     check_outputs(a.output.as_deref(), a.public.as_deref(), a.force)?;
     write_ffc_pair(a.output.as_deref(), a.public.as_deref(), a.outform, || {
         let key = DhPrivateKey::generate(group, a.exponent_bits, &mut OsRng).map_err(|e| ffc_error("dh genkey", &e))?;

@@ -126,14 +126,11 @@ pub(crate) fn verify(
         .is_some_and(|sig| key.verify_digest(&digest, &sig).is_ok()))
 }
 
-/// The private key of a DSA key file given as `--key`, for signing: not of
-/// (1024, 160) parameters, which SP 800-131A keeps for verification only.
+/// The private key of a DSA key file given as `--key`, for signing (its
+/// security level refuses (1024, 160) parameters by default: SP 800-131A
+/// keeps them for verification).
 fn private_of(key: AnyKey, path: &Path) -> anyhow::Result<DsaPrivateKey> {
     match key {
-        AnyKey::DsaPrivate(k) if k.params().sizes() == (1024, 160) => Err(bad_input!(
-            "--key {}: a (1024, 160) DSA key verifies only (SP 800-131A); sign with (2048, 224) or larger",
-            path.display()
-        )),
         AnyKey::DsaPrivate(k) => Ok(k),
         AnyKey::DsaPublic(_) => Err(bad_input!(
             "--key {}: a private key is needed, this is a public key",

@@ -18,6 +18,7 @@ pub(crate) const PASSWORD_ENV: &str = "REDC_KEY_PASSWORD";
 pub(crate) fn rsa_error(context: &str, e: &Error) -> anyhow::Error {
     match e {
         Error::Rng | Error::Io(_) => anyhow::anyhow!("{context}: {e}"),
+        Error::Policy(_) => anyhow::Error::new(BadInput(format!("{context}: {e} ({})", crate::policy::HINT))),
         _ => anyhow::Error::new(BadInput(format!("{context}: {e}"))),
     }
 }
@@ -140,6 +141,11 @@ pub(crate) fn rsa_key_from(bytes: &[u8], path: &Path, pw: &PasswordArgs, option:
         key = read_key(bytes, Some(&typed.bytes));
         password = Some(typed);
     }
+    let level = crate::policy::level();
+    let key = key.map(|k| match k {
+        AnyKey::Private(k) => AnyKey::Private(k.with_security_level(level)),
+        AnyKey::Public(k) => AnyKey::Public(k.with_security_level(level)),
+    });
     key.map_err(|e| match (e, &password) {
         (Error::PasswordRequired, _) => bad_input!(
             "{option} {}: {} (give --password-file FILE or set {PASSWORD_ENV}, or run it on a terminal to be asked)",
@@ -220,6 +226,7 @@ pub(crate) fn to_hex(bytes: &[u8]) -> String {
 pub(crate) fn ffc_error(context: &str, e: &redc_ffc::Error) -> anyhow::Error {
     match e {
         redc_ffc::Error::Rng | redc_ffc::Error::Engine(_) => anyhow::anyhow!("{context}: {e}"),
+        redc_ffc::Error::Policy(_) => anyhow::Error::new(BadInput(format!("{context}: {e} ({})", crate::policy::HINT))),
         _ => anyhow::Error::new(BadInput(format!("{context}: {e}"))),
     }
 }
@@ -234,7 +241,14 @@ pub(crate) fn key_file(path: &Path, option: &str) -> anyhow::Result<(Zeroizing<V
 
 /// A Diffie-Hellman or DSA key from the bytes of the file at `path`.
 pub(crate) fn ffc_key_from(bytes: &[u8], path: &Path, option: &str) -> anyhow::Result<redc_ffc::AnyKey> {
-    redc_ffc::read_key(bytes).map_err(|e| ffc_error(&format!("{option} {}", path.display()), &e))
+    let level = crate::policy::level();
+    redc_ffc::read_key(bytes)
+        .map(|key| match key {
+            redc_ffc::AnyKey::DhPrivate(k) => redc_ffc::AnyKey::DhPrivate(k.with_security_level(level)),
+            redc_ffc::AnyKey::DsaPrivate(k) => redc_ffc::AnyKey::DsaPrivate(k.with_security_level(level)),
+            other => other,
+        })
+        .map_err(|e| ffc_error(&format!("{option} {}", path.display()), &e))
 }
 
 /// A Diffie-Hellman or DSA key file given as `option`.

@@ -34,6 +34,15 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             a.bits
         ));
     }
+    let level = crate::policy::level();
+    if a.bits < level.private_min_bits() {
+        return Err(bad_input!(
+            "--bits {}: a key for private operations needs at least {} bits at {level} ({})",
+            a.bits,
+            level.private_min_bits(),
+            crate::policy::HINT
+        ));
+    }
     if !(2..=max).contains(&primes) {
         return Err(bad_input!(
             "--primes {primes}: a {}-bit key has 2 to {max} primes (OpenSSL's limits: 3 from 1024 bits, 4 from 4096, 5 from 8192)",

@@ -20,6 +20,7 @@ mod manual;
 mod modexp;
 mod number;
 mod output;
+mod policy;
 mod progress;
 mod rsa;
 mod seal;
@@ -47,7 +48,7 @@ fn run(argv: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
         Ok(cli) => cli,
         Err(exit) => return exit,
     };
-    if let Err(e) = backend::install_default_engine() {
+    if let Err(e) = backend::install_default_engine().and_then(|()| policy::install(cli.security_level)) {
         return failure::report(&e);
     }
     let result = match cli.command {

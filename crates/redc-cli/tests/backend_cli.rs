@@ -53,7 +53,7 @@ fn cuda_without_a_gpu_is_bad_input_naming_what_is_missing() {
     }
     let key = common::scratch_dir("backend").join("k.pem");
     let key = key.to_str().unwrap();
-    common::redc(&["keygen", "--bits", "1024", "-o", key], 0);
+    common::redc(&["keygen", "--bits", "2048", "-o", key], 0);
     let line = "{\"base\": 2, \"exp\": 10, \"mod\": 1001}\n";
     for args in [
         &["modexp", "--batch", "-", "--backend", "cuda"][..],

@@ -33,13 +33,30 @@ fn openssl_y(public: &str) -> String {
 
 #[test]
 fn dh_with_openssl_both_ways() {
-    for group in ["ffdhe2048", "modp_1536"] {
+    // modp_1536 is below the default security level (2048 bits): the test
+    // names level 1 for it, as a user must.
+    for (group, level) in [("ffdhe2048", "2"), ("modp_1536", "1")] {
         let (ours, ours_pub) = (path(&format!("{group}-ours.pem")), path(&format!("{group}-ours.pub")));
         let (theirs, theirs_pub) = (
             path(&format!("{group}-theirs.pem")),
             path(&format!("{group}-theirs.pub")),
         );
-        redc(&["dh", "genkey", "--group", group, "-o", &ours, "--pub", &ours_pub], 0);
+        if level == "1" {
+            let err = refused(&["dh", "genkey", "--group", group, "-o", &ours]);
+            assert!(
+                err.contains("needs a prime of at least 2048 bits at security level 2"),
+                "{err}"
+            );
+        }
+        let at = ["--security-level", level];
+        redc(
+            &[
+                &["dh", "genkey", "--group", group, "-o", &ours, "--pub", &ours_pub][..],
+                &at,
+            ]
+            .concat(),
+            0,
+        );
         openssl(&[
             "genpkey",
             "-algorithm",
@@ -54,8 +71,26 @@ fn dh_with_openssl_both_ways() {
         let pem = openssl(&["pkey", "-in", &ours, "-pubout"]);
         assert_eq!(pem, std::fs::read(&ours_pub).unwrap(), "{group}: SPKI");
         let (z1, z2) = (path(&format!("{group}.z1")), path(&format!("{group}.z2")));
-        redc(&["dh", "derive", "--key", &ours, "--peer", &theirs_pub, "-o", &z1], 0);
-        redc(&["dh", "derive", "--key", &theirs, "--peer", &ours_pub, "-o", &z2], 0);
+        if level == "1" {
+            let err = refused(&["dh", "derive", "--key", &ours, "--peer", &theirs_pub, "-o", &z1]);
+            assert!(err.contains("1536-bit prime is refused at security level 2"), "{err}");
+        }
+        redc(
+            &[
+                &["dh", "derive", "--key", &ours, "--peer", &theirs_pub, "-o", &z1][..],
+                &at,
+            ]
+            .concat(),
+            0,
+        );
+        redc(
+            &[
+                &["dh", "derive", "--key", &theirs, "--peer", &ours_pub, "-o", &z2][..],
+                &at,
+            ]
+            .concat(),
+            0,
+        );
         let z = std::fs::read(&z1).unwrap();
         assert_eq!(z, std::fs::read(&z2).unwrap(), "{group}: both sides");
         let by_openssl = openssl(&[
@@ -75,6 +110,8 @@ fn dh_with_openssl_both_ways() {
                 "--unpadded",
                 "-o",
                 &z3,
+                "--security-level",
+                level,
             ],
             0,
         );
@@ -87,7 +124,10 @@ fn dh_with_openssl_both_ways() {
         // The batch: openssl's value, a bad one, and a good one again.
         let y = openssl_y(&theirs_pub);
         let input = format!("{{\"peer\": \"{y}\", \"id\": 7}}\n{{\"peer\": \"01\"}}\n{{\"peer\": \"{y}\"}}\n");
-        let out = common::run(&["dh", "derive-batch", "--key", &ours], &input);
+        let out = common::run(
+            &["dh", "derive-batch", "--key", &ours, "--security-level", level],
+            &input,
+        );
         assert_eq!(out.status.code(), Some(2));
         let lines = json_lines(&out.stdout);
         assert_eq!(lines[0]["out"], hex(&z));
@@ -252,7 +292,7 @@ fn dsa_refusals_name_the_field() {
     assert!(refused(&["sign", "--key", &key, "--hash", "sha3-256", "-o", &path("x.sig")]).contains("--hash"));
     assert!(refused(&["pubkey", &key, "--format", "pkcs1"]).contains("--format pkcs1"));
     assert!(refused(&["dsa", "verify-batch", "--key", &key, "--nonce", "random"]).contains("--nonce"));
-    // (1024, 160): verification only.
+    // (1024, 160): verification only at the default security level.
     let (params, small) = (path("dsa1024-params.pem"), path("dsa1024.pem"));
     openssl(&[
         "genpkey",
@@ -270,7 +310,33 @@ fn dsa_refusals_name_the_field() {
     let msg = path("dsa1024.msg");
     std::fs::write(&msg, b"m").unwrap();
     let err = refused(&["sign", "--key", &small, "-i", &msg, "-o", &path("x.sig")]);
-    assert!(err.contains("verifies only"), "{err}");
+    assert!(
+        err.contains("DSA signing with a 1024-bit prime is refused at security level 2")
+            && err.contains("security level 1 accepts it")
+            && err.contains("--security-level"),
+        "{err}"
+    );
+    // Relaxed on purpose, it signs, and openssl verifies.
+    let ours = path("dsa1024-ours.sig");
+    redc(
+        &[
+            "sign",
+            "--security-level",
+            "1",
+            "--key",
+            &small,
+            "--hash",
+            "sha1",
+            "-i",
+            &msg,
+            "-o",
+            &ours,
+        ],
+        0,
+    );
+    let pub1024 = path("dsa1024.pub");
+    redc(&["pubkey", &small, "-o", &pub1024], 0);
+    openssl(&["dgst", "-sha1", "-verify", &pub1024, "-signature", &ours, &msg]);
     let sig = path("dsa1024.sig");
     openssl(&["dgst", "-sha1", "-sign", &small, "-out", &sig, &msg]);
     assert_eq!(

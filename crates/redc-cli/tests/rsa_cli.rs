@@ -21,13 +21,13 @@ fn path(name: &str) -> String {
     dir().join(name).to_str().unwrap().to_owned()
 }
 
-/// A fresh 1024-bit key at `key`, encrypted with the password in the file `pw`.
+/// A fresh 2048-bit key at `key`, encrypted with the password in the file `pw`.
 fn encrypted_key(key: &str, pw: &str) {
     redc(
         &[
             "keygen",
             "--bits",
-            "1024",
+            "2048",
             "--encrypt",
             "--password-file",
             pw,
@@ -514,19 +514,19 @@ fn bad_rsa_input_exits_2() {
 #[test]
 fn keygen_refuses_to_overwrite_without_force() {
     let (k, p) = (path("kept.pem"), path("kept.pub"));
-    redc(&["keygen", "--bits", "1024", "-o", &k, "--pub", &p], 0);
+    redc(&["keygen", "--bits", "2048", "-o", &k, "--pub", &p], 0);
     let (key, public) = (std::fs::read(&k).unwrap(), std::fs::read(&p).unwrap());
     for (args, message) in [
         (
-            vec!["keygen", "--bits", "1024", "-o", &k],
+            vec!["keygen", "--bits", "2048", "-o", &k],
             format!("redc: -o {k}: the file exists; give --force to replace it\n"),
         ),
         (
-            vec!["keygen", "--bits", "1024", "-o", "-", "--pub", &p],
+            vec!["keygen", "--bits", "2048", "-o", "-", "--pub", &p],
             format!("redc: --pub {p}: the file exists; give --force to replace it\n"),
         ),
         (
-            vec!["keygen", "--bits", "1024", "--force", "-o", &k, "--pub", &k],
+            vec!["keygen", "--bits", "2048", "--force", "-o", &k, "--pub", &k],
             format!("redc: --pub {k}: the same file as -o\n"),
         ),
     ] {
@@ -539,7 +539,7 @@ fn keygen_refuses_to_overwrite_without_force() {
         (std::fs::read(&k).unwrap(), std::fs::read(&p).unwrap()),
         (key.clone(), public)
     );
-    redc(&["keygen", "--bits", "1024", "--force", "-o", &k, "--pub", &p], 0);
+    redc(&["keygen", "--bits", "2048", "--force", "-o", &k, "--pub", &p], 0);
     assert_ne!(std::fs::read(&k).unwrap(), key, "replaced with --force");
 }
 
@@ -576,7 +576,7 @@ fn key_errors_say_what_to_do() {
             vec![
                 "keygen",
                 "--bits",
-                "1024",
+                "2048",
                 "--encrypt",
                 "--password-file",
                 empty.as_str(),
@@ -905,7 +905,7 @@ fn keygen_primes_and_der_output() {
     let (kd, pd, pw) = (path("key.der"), path("pub.der"), path("der.pw"));
     std::fs::write(&pw, b"der password\n").unwrap();
     redc(
-        &["keygen", "--bits", "1024", "--outform", "der", "-o", &kd, "--pub", &pd],
+        &["keygen", "--bits", "2048", "--outform", "der", "-o", &kd, "--pub", &pd],
         0,
     );
     assert_eq!(std::fs::read(&kd).unwrap()[0], 0x30, "a DER SEQUENCE");
@@ -933,7 +933,7 @@ fn keygen_primes_and_der_output() {
         &[
             "keygen",
             "--bits",
-            "1024",
+            "2048",
             "--outform",
             "der",
             "--encrypt",
@@ -956,9 +956,17 @@ fn keygen_primes_and_der_output() {
             "--primes 4: a 2048-bit key has 2 to 3 primes",
         ),
         (
-            vec!["keygen", "--bits", "1024", "--primes", "1"],
-            "--primes 1: a 1024-bit key has 2 to 3 primes",
+            vec!["keygen", "--bits", "2048", "--primes", "1"],
+            "--primes 1: a 2048-bit key has 2 to 3 primes",
         ),
+        // The default security level refuses a key too small to sign with,
+        // naming the level and how to relax it.
+        (
+            vec!["keygen", "--bits", "1024"],
+            "--bits 1024: a key for private operations needs at least 2048 bits at security level 2 \
+             (give --security-level N or set REDC_SECURITY_LEVEL to accept it)",
+        ),
+        (vec!["keygen", "--security-level", "6"], "--security-level"),
         (
             vec!["keygen", "--bits", "512"],
             "--bits 512: redc generates keys of 1024 to 16384 bits",
@@ -1014,7 +1022,7 @@ fn password_prompt_on_a_terminal() {
 
     let made = path("prompted.pem");
     let (code, shown) = on_terminal(
-        &["keygen", "--bits", "1024", "--encrypt", "-o", &made],
+        &["keygen", "--bits", "2048", "--encrypt", "-o", &made],
         &["new one", "new one"],
     );
     assert_eq!(code, 0, "{shown}");
@@ -1024,7 +1032,7 @@ fn password_prompt_on_a_terminal() {
     redc(&["pubkey", &made, "--password-file", &new_pw], 0);
     let other = path("mistyped.pem");
     let (code, shown) = on_terminal(
-        &["keygen", "--bits", "1024", "--encrypt", "-o", &other],
+        &["keygen", "--bits", "2048", "--encrypt", "-o", &other],
         &["one", "two"],
     );
     assert_eq!(code, 2, "{shown}");
@@ -1039,7 +1047,7 @@ fn password_prompt_on_a_terminal() {
 fn envelope_for_several_recipients() {
     let (rk, rp, ok, op) = keys();
     let stranger = path("stranger.pem");
-    redc(&["keygen", "--bits", "1024", "-o", &stranger], 0);
+    redc(&["keygen", "--bits", "2048", "-o", &stranger], 0);
     let (plain, sealed) = (path("multi.txt"), path("multi.env"));
     std::fs::write(&plain, b"for two recipients").unwrap();
     redc(&["encrypt", "--key", rp, "--key", op, "-i", &plain, "-o", &sealed], 0);

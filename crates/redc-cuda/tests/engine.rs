@@ -77,7 +77,10 @@ fn modexp_batches_of_mixed_sizes_match_the_oracle() {
 #[test]
 fn rsa_batches_on_the_device_match_the_oracle() {
     let e = Num::from_u64(65537);
-    let key: RsaPrivateKey = redc_rsa::keygen::generate(1024, &e, &|_| {}).unwrap();
+    // Small for the simulated warps, on purpose: at security level 1.
+    let key: RsaPrivateKey = redc_rsa::keygen::generate(1024, &e, &|_| {})
+        .unwrap()
+        .with_security_level(redc_rsa::policy::SecurityLevel::new(1).unwrap());
     let (n, d) = (big(key.public_key().n()), big(&key.d().reveal()));
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut inputs = vec![Num::zero(), Num::one(), num(&(&n - 1u8))];

@@ -14,6 +14,7 @@ use rand_core::CryptoRngCore;
 use rayon::prelude::*;
 use redc::secret::declassify;
 use redc::{Engine, PowJob, SecretNat};
+use redc_rsa::policy::SecurityLevel;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
@@ -32,6 +33,8 @@ pub struct DhPrivateKey {
     x: SecretNat,
     exp_bits: usize,
     public: DhPublicKey,
+    /// Which groups the key may derive in (`redc_rsa::policy`).
+    level: SecurityLevel,
 }
 
 /// Checks a peer's public value for `group` (SP 800-56A §5.6.2.3.1, full
@@ -147,7 +150,20 @@ impl DhPrivateKey {
             x,
             exp_bits,
             public: DhPublicKey { group, y },
+            level: SecurityLevel::DEFAULT,
         })
+    }
+
+    /// The key's security level ([`SecurityLevel::DEFAULT`] unless set): a
+    /// derivation in a group whose prime is below its minimum is refused.
+    pub fn security_level(&self) -> SecurityLevel {
+        self.level
+    }
+
+    /// The key at security level `level`.
+    pub fn with_security_level(mut self, level: SecurityLevel) -> Self {
+        self.level = level;
+        self
     }
 
     /// The public key.
@@ -200,6 +216,7 @@ pub fn derive_batch(engine: &Engine, items: &[(&DhPrivateKey, &Num)]) -> Vec<Res
     let bases: Vec<Result<SecretNat>> = items
         .par_iter()
         .map(|(key, y)| {
+            crate::check_level(key.level, "Diffie-Hellman", key.group().bits())?;
             check_public(key.group(), y)?;
             key.group()
                 .params()

@@ -259,6 +259,8 @@ impl DsaPublicKey {
 pub struct DsaPrivateKey {
     x: SecretNat,
     public: DsaPublicKey,
+    /// Which parameters the key may sign with (`redc_rsa::policy`).
+    level: crate::SecurityLevel,
 }
 
 impl DsaPrivateKey {
@@ -291,7 +293,22 @@ impl DsaPrivateKey {
         Ok(Self {
             x,
             public: DsaPublicKey { params, y },
+            level: crate::SecurityLevel::DEFAULT,
         })
+    }
+
+    /// The key's security level ([`crate::SecurityLevel::DEFAULT`] unless
+    /// set): signing with a `p` below its minimum is refused, (1024, 160)
+    /// among them at the default level (SP 800-131A keeps it for
+    /// verification).
+    pub fn security_level(&self) -> crate::SecurityLevel {
+        self.level
+    }
+
+    /// The key at security level `level`.
+    pub fn with_security_level(mut self, level: crate::SecurityLevel) -> Self {
+        self.level = level;
+        self
     }
 
     /// The public key.

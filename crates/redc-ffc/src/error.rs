@@ -21,6 +21,10 @@ pub enum Error {
     /// A hash this algorithm does not take.
     #[error("hash {0} is not supported for DSA (SHA-1 and SHA-2 are)")]
     UnsupportedHash(&'static str),
+    /// A key refused by its security level (`redc_rsa::policy`): the
+    /// message names the level and the one that would accept the key.
+    #[error("key refused: {0}")]
+    Policy(String),
     /// A group name or (L, N) pair that is not offered.
     #[error("unsupported: {0}")]
     Unsupported(String),

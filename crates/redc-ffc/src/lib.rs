@@ -40,6 +40,16 @@ pub use encoding::{AnyKey, read_key};
 pub use error::{Error, Result};
 pub use group::Group;
 pub use redc_rsa::HashAlg;
+pub use redc_rsa::policy::SecurityLevel;
+
+/// `level`'s check of a prime of `bits` bits for `what` (a new signature
+/// or shared secret, `redc_rsa::policy`), as this crate's error.
+pub(crate) fn check_level(level: SecurityLevel, what: &str, bits: usize) -> Result<()> {
+    level.check_ffc(what, bits).map_err(|e| match e {
+        redc_rsa::Error::Policy(why) => Error::Policy(why),
+        other => Error::Policy(other.to_string()),
+    })
+}
 
 use redc::kernel::consts::ModulusError;
 use redc::{Domain, Engine, Prepared, SecretNat};

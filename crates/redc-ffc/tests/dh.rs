@@ -8,14 +8,40 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use redc_ffc::dh::{DhPrivateKey, check_public, derive_batch};
 use redc_ffc::encoding::KeyFile;
-use redc_ffc::{AnyKey, Error, Group, Num, read_key};
+use redc_ffc::{AnyKey, Error, Group, Num, SecurityLevel, read_key};
 
 fn big(n: &Num) -> BigUint {
     BigUint::from_bytes_be(&n.to_be_bytes())
 }
 
+/// A key of `group` at security level 0: the tests cover every group,
+/// modp_1536 too.
 fn key(group: Group, seed: u64) -> DhPrivateKey {
-    DhPrivateKey::generate(group, None, &mut ChaCha8Rng::seed_from_u64(seed)).unwrap()
+    DhPrivateKey::generate(group, None, &mut ChaCha8Rng::seed_from_u64(seed))
+        .unwrap()
+        .with_security_level(SecurityLevel::NONE)
+}
+
+#[test]
+fn a_group_below_the_level_is_refused_naming_it() {
+    let (a, b) = (key(Group::Modp1536, 1), key(Group::Modp1536, 2));
+    let a = a.with_security_level(SecurityLevel::DEFAULT);
+    match a.derive(b.public_key().y()) {
+        Err(Error::Policy(why)) => assert!(
+            why.contains("Diffie-Hellman with a 1536-bit prime is refused at security level 2")
+                && why.contains("security level 1 accepts it"),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let a = a.with_security_level(SecurityLevel::new(1).unwrap());
+    assert!(a.derive(b.public_key().y()).is_ok());
+    // ffdhe2048 at the default level; not at level 3.
+    let c = key(Group::Ffdhe2048, 3).with_security_level(SecurityLevel::DEFAULT);
+    let d = key(Group::Ffdhe2048, 4);
+    assert!(c.derive(d.public_key().y()).is_ok());
+    let c = c.with_security_level(SecurityLevel::new(3).unwrap());
+    assert!(matches!(c.derive(d.public_key().y()), Err(Error::Policy(_))));
 }
 
 #[test]

@@ -7,7 +7,24 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rand_core::OsRng;
 use redc_rsa::encoding::Pbes2Kdf;
+use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{AnyKey, Num, RsaPrivateKey, RsaPublicKey, keygen};
+
+/// The security level `level` (`None`: the default, 2), or an error naming
+/// `security_level`.
+fn level_of(level: Option<u8>) -> PyResult<SecurityLevel> {
+    level.map_or(Ok(SecurityLevel::DEFAULT), |n| {
+        SecurityLevel::new(n).map_err(|e| rsa_err("security_level", &e))
+    })
+}
+
+/// `key` at `level`.
+fn at(key: AnyKey, level: SecurityLevel) -> AnyKey {
+    match key {
+        AnyKey::Private(k) => AnyKey::Private(k.with_security_level(level)),
+        AnyKey::Public(k) => AnyKey::Public(k.with_security_level(level)),
+    }
+}
 
 /// A key, private or public (the Python classes `redc.RSAPrivateKey` and
 /// `redc.RSAPublicKey` wrap it).
@@ -34,29 +51,62 @@ impl Key {
 impl Key {
     /// Reads a key from `data`: PEM (by its label) or DER, PKCS#1, PKCS#8,
     /// encrypted PKCS#8 (which needs `password`), SPKI.
+    /// At security level `level` (`None`: 2, the default; `redc_rsa::policy`).
     #[staticmethod]
-    #[pyo3(signature = (data, password = None))]
-    fn load(py: Python<'_>, data: &[u8], password: Option<&[u8]>) -> PyResult<Key> {
+    #[pyo3(signature = (data, password = None, level = None))]
+    fn load(py: Python<'_>, data: &[u8], password: Option<&[u8]>, level: Option<u8>) -> PyResult<Key> {
+        let level = level_of(level)?;
         // scrypt or PBKDF2 may take a while: without the GIL.
         let read = py.detach(|| redc_rsa::read_key(data, password));
-        read.map(|inner| Key { inner }).map_err(|e| rsa_err("data", &e))
+        read.map(|inner| Key {
+            inner: at(inner, level),
+        })
+        .map_err(|e| rsa_err("data", &e))
     }
 
     /// A new private key of `bits` bits with public exponent `e` (big-endian
-    /// bytes) and `primes` primes.
+    /// bytes) and `primes` primes, at security level `level` (which must
+    /// accept the size for private operations).
     #[staticmethod]
-    fn generate(py: Python<'_>, bits: usize, e: &[u8], primes: usize) -> PyResult<Key> {
+    #[pyo3(signature = (bits, e, primes, level = None))]
+    fn generate(py: Python<'_>, bits: usize, e: &[u8], primes: usize, level: Option<u8>) -> PyResult<Key> {
+        let level = level_of(level)?;
         let e = Num::from_be_bytes(e);
         keygen::check_exponent(&e).map_err(|err| rsa_err("public_exponent", &err))?;
         // The error names `primes` when the size is fine but the count is not.
-        let what = match (keygen::MIN_KEYGEN_BITS..=redc_rsa::key::MAX_BITS).contains(&bits) {
+        let in_range = (keygen::MIN_KEYGEN_BITS..=redc_rsa::key::MAX_BITS).contains(&bits);
+        let what = match in_range {
             true if !(2..=keygen::max_primes(bits)).contains(&primes) => "primes",
             _ => "key_size",
         };
+        if in_range && what == "key_size" && bits < level.private_min_bits() {
+            return Err(bad(
+                "key_size",
+                format!(
+                    "{bits} bits: a key for private operations needs at least {} bits at {level} \
+                     (give security_level= to accept it)",
+                    level.private_min_bits()
+                ),
+            ));
+        }
         let key = py.detach(|| keygen::generate_multi(bits, primes, &e, &|_| {}));
         let key = key.map_err(|err| rsa_err(what, &err))?;
         Ok(Key {
-            inner: AnyKey::Private(key),
+            inner: AnyKey::Private(key.with_security_level(level)),
+        })
+    }
+
+    /// The key's security level.
+    #[getter]
+    fn security_level(&self) -> u8 {
+        self.public_key().security_level().get()
+    }
+
+    /// The same key at security level `level`.
+    fn with_security_level(&self, level: u8) -> PyResult<Key> {
+        let level = SecurityLevel::new(level).map_err(|e| rsa_err("security_level", &e))?;
+        Ok(Key {
+            inner: at(self.inner.clone(), level),
         })
     }
 

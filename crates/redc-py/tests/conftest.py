@@ -50,8 +50,9 @@ def pyca_key_redc(pyca_key) -> redc.RSAPrivateKey:
 @pytest.fixture(scope="session")
 def key3() -> redc.RSAPrivateKey:
     """A 1024-bit redc key with three primes (pyca does not load
-    multi-prime private keys; its public key is compared instead)."""
-    return redc.generate_private_key(65537, 1024, primes=3)
+    multi-prime private keys; its public key is compared instead): small
+    for speed on purpose, hence at security level 1."""
+    return redc.generate_private_key(65537, 1024, primes=3, security_level=1)
 
 
 @pytest.fixture(scope="session")

@@ -704,7 +704,7 @@ CRASH_SCRIPT = textwrap.dedent(
     import redc
     from redc import hashes as rh, padding as rp
 
-    key = redc.generate_private_key(65537, 1024)
+    key = redc.generate_private_key(65537, 1024, security_level=1)
     pub = key.public_key()
     PKCS, SHA = rp.PKCS1v15(), rh.SHA256()
     OAEP = rp.OAEP(rp.MGF1(SHA), SHA, None)

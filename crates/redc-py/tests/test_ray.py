@@ -219,3 +219,17 @@ def test_a_public_key_cannot_sign(cluster, key):
     public_pem = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
     with pytest.raises(redc.Error, match="key: sign needs a private key"):
         redc.ray.sign(ray.data.from_items([{"message": b"x"}]), public_pem, padding=pss(), algorithm=hashes.SHA256())
+
+
+def test_the_security_level_reaches_the_workers(cluster):
+    """A 1024-bit key signs only where the call says ``security_level=1``:
+    the level travels with the key file to every actor."""
+    small = redc.generate_private_key(65537, 1024, security_level=1)
+    pem = small.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    ds = ray.data.from_items([{"message": b"row %d" % i} for i in range(8)])
+    refused = redc.ray.sign(ds, pem, padding=pss(), algorithm=hashes.SHA256()).take_all()
+    assert all(r["signature"] is None and "security level 2" in r["sign_error"] for r in refused)
+    signed = redc.ray.sign(ds, pem, padding=pss(), algorithm=hashes.SHA256(), security_level=1).take_all()
+    for r in signed:
+        assert r["sign_error"] is None
+        small.public_key().verify(r["signature"], r["message"], pss(), hashes.SHA256())

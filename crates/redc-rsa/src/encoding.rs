@@ -102,7 +102,7 @@ impl Default for Pbes2Kdf {
 }
 
 /// A key read by [`read_key`]: private or public.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum AnyKey {
     /// A private key (from PKCS#1, PKCS#8 or encrypted PKCS#8).
     Private(RsaPrivateKey),

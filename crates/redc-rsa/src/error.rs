@@ -10,6 +10,10 @@ pub enum Error {
     /// Key generation parameters out of range.
     #[error("invalid key parameters: {0}")]
     InvalidParameters(String),
+    /// A key refused by its security level ([`crate::policy`]): the
+    /// message names the level and the one that would accept the key.
+    #[error("key refused: {0}")]
+    Policy(String),
     /// An input integer is not below the modulus (RFC 8017 "out of range").
     #[error("message representative out of range (must be less than the modulus)")]
     OutOfRange,

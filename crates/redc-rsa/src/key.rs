@@ -15,6 +15,7 @@
 use crate::Num;
 use crate::blinding::Blinding;
 use crate::error::{Error, Result};
+use crate::policy::SecurityLevel;
 use redc::{Domain, Engine, EngineError, Prepared, Residue, SecretNat};
 use std::sync::{Arc, Mutex, PoisonError};
 use zeroize::Zeroizing;
@@ -88,13 +89,16 @@ impl<T> EngineCache<T> {
 pub struct RsaPublicKey {
     n: Num,
     e: Num,
+    /// What the key may be used for ([`crate::policy`]).
+    level: SecurityLevel,
     domain: Domain<N>,
     /// `n` prepared for each engine used.
     prepared: EngineCache<Prepared>,
 }
 
 impl PartialEq for RsaPublicKey {
-    /// Keys are equal when their numbers are (the rest is derived from them).
+    /// Keys are equal when their numbers are (the rest is derived from
+    /// them, or is policy: the security level).
     fn eq(&self, other: &Self) -> bool {
         self.n == other.n && self.e == other.e
     }
@@ -113,8 +117,9 @@ impl core::fmt::Debug for RsaPublicKey {
 
 impl RsaPublicKey {
     /// A public key, checked: `n` odd of `MIN_BITS..=MAX_BITS` bits without
-    /// a prime factor below [`crate::weak::TRIAL_BOUND`], `e` odd with
-    /// `3 <= e < n`.
+    /// a prime factor below [`crate::weak::TRIAL_BOUND`], neither prime nor
+    /// a perfect power ([`crate::weak::structure`]), `e` odd with
+    /// `3 <= e < n`. Its security level is [`SecurityLevel::DEFAULT`].
     pub fn new(n: Num, e: Num) -> Result<Self> {
         let bits = n.bits();
         if !(MIN_BITS..=MAX_BITS).contains(&bits) {
@@ -138,13 +143,29 @@ impl RsaPublicKey {
         if let Some(p) = crate::weak::small_factor(&n) {
             return Err(Error::InvalidKey(format!("modulus has the small prime factor {p}")));
         }
+        if let Some(why) = crate::weak::structure(&n) {
+            return Err(Error::InvalidKey(why));
+        }
         let domain = Domain::public(&n).map_err(|err| Error::InvalidKey(err.to_string()))?;
         Ok(Self {
             n,
             e,
+            level: SecurityLevel::DEFAULT,
             domain,
             prepared: EngineCache::default(),
         })
+    }
+
+    /// The key's security level ([`SecurityLevel::DEFAULT`] unless set):
+    /// public operations refuse a modulus below its minimum.
+    pub fn security_level(&self) -> SecurityLevel {
+        self.level
+    }
+
+    /// The key at security level `level` (relaxed or tightened).
+    pub fn with_security_level(mut self, level: SecurityLevel) -> Self {
+        self.level = level;
+        self
     }
 
     /// The modulus `n`.
@@ -403,6 +424,27 @@ impl RsaPrivateKey {
     /// The public key.
     pub fn public_key(&self) -> &RsaPublicKey {
         &self.public
+    }
+
+    /// The key's security level ([`SecurityLevel::DEFAULT`] unless set):
+    /// private operations refuse a modulus below its minimum or more
+    /// primes than it allows, public ones follow the public key's rule.
+    pub fn security_level(&self) -> SecurityLevel {
+        self.public.level
+    }
+
+    /// The key at security level `level` (relaxed or tightened), its
+    /// public key too.
+    pub fn with_security_level(mut self, level: SecurityLevel) -> Self {
+        self.public.level = level;
+        self
+    }
+
+    /// Whether the key's level allows private operations with it.
+    pub(crate) fn check_policy(&self) -> Result<()> {
+        self.public
+            .level
+            .check_rsa_private(self.public.n.bits(), 2 + self.crt.others.len())
     }
 
     /// The private exponent `d`, in `n`'s digit count.

@@ -183,7 +183,9 @@ mod tests {
     #[test]
     fn multi_prime_keys() {
         for (bits, count) in [(1024, 3), (4096, 4)] {
-            let key = generate_multi(bits, count, &Num::from_u64(DEFAULT_E), &|_| {}).unwrap();
+            let key = generate_multi(bits, count, &Num::from_u64(DEFAULT_E), &|_| {})
+                .unwrap()
+                .with_security_level(crate::policy::SecurityLevel::new(1).unwrap());
             assert_eq!(key.public_key().bits(), bits);
             let primes = key.primes();
             assert_eq!(primes.len(), count);

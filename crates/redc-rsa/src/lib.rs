@@ -33,7 +33,7 @@
 //! use redc_rsa::keygen::{DEFAULT_E, generate};
 //! use redc_rsa::{HashAlg, Num, pkcs1v15, pss};
 //!
-//! let key = generate(1024, &Num::from_u64(DEFAULT_E), &|_| {})?;
+//! let key = generate(2048, &Num::from_u64(DEFAULT_E), &|_| {})?;
 //! let sig = pss::sign(&key, HashAlg::Sha256, HashAlg::Sha256, None, b"hello", &mut OsRng)?;
 //! pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, b"hello", &sig)?;
 //! assert!(pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, b"hullo", &sig).is_err());
@@ -62,6 +62,7 @@ pub mod mgf;
 pub mod oaep;
 mod pbes2_params;
 pub mod pkcs1v15;
+pub mod policy;
 pub mod primitive;
 pub mod pss;
 mod tail;
@@ -77,10 +78,13 @@ pub use primitive::{rsa_private_batch, rsa_public_batch};
 pub type Num = redc::Nat<u64>;
 
 /// A fresh 1024-bit key (e = 65537), an input `c` and `c^d mod n` by
-/// redc's `modpow`: the unit tests' private operation and its answer.
+/// redc's `modpow`: the unit tests' private operation and its answer. The
+/// key is small for speed, on purpose: at security level 1.
 #[cfg(test)]
 pub(crate) fn test_key() -> (RsaPrivateKey, Num, Num) {
-    let key = keygen::generate(1024, &Num::from_u64(keygen::DEFAULT_E), &|_| {}).unwrap();
+    let key = keygen::generate(1024, &Num::from_u64(keygen::DEFAULT_E), &|_| {})
+        .unwrap()
+        .with_security_level(policy::SecurityLevel::new(1).unwrap());
     let c = Num::from_u64(0x1234_5678_9abc_def1);
     let d = key.d().reveal();
     let expect = redc::modpow(&c, &d, key.public_key().n(), redc::PowOptions::default(), None).unwrap();

@@ -15,6 +15,7 @@ use rand_core::{OsRng, RngCore};
 use redc::engine::default_engine;
 use redc_rsa::hazmat::{CrtMode, rsadp_with};
 use redc_rsa::keygen::{generate, is_probable_prime};
+use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{Error, Num, RsaPrivateKey, rsa_private_batch, rsa_public_batch};
 use scheme_support::engines;
 use std::sync::OnceLock;
@@ -53,7 +54,9 @@ fn multi_prime_key(sizes: &[usize]) -> RsaPrivateKey {
         acc.mul(&pm1).divrem(&g).unwrap().0
     });
     let d = e.inv_mod(&lambda).unwrap();
-    RsaPrivateKey::from_components(n, e, d, primes).unwrap()
+    RsaPrivateKey::from_components(n, e, d, primes)
+        .unwrap()
+        .with_security_level(SecurityLevel::NONE)
 }
 
 /// Two-prime keys of 1024, 2048 and 3072 bits, and a three-prime key.
@@ -63,7 +66,11 @@ fn keys() -> &'static [RsaPrivateKey] {
         let e = Num::from_u64(65537);
         let mut keys: Vec<RsaPrivateKey> = [1024, 2048, 3072]
             .into_iter()
-            .map(|bits| generate(bits, &e, &|_| {}).unwrap())
+            .map(|bits| {
+                generate(bits, &e, &|_| {})
+                    .unwrap()
+                    .with_security_level(SecurityLevel::NONE)
+            })
             .collect();
         keys.push(multi_prime_key(&[500, 700, 400]));
         keys

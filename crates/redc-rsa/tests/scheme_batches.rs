@@ -10,6 +10,7 @@ mod scheme_support;
 use num_bigint::BigUint;
 use rand_core::OsRng;
 use redc_rsa::keygen::{generate, generate_multi};
+use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, oaep, pkcs1v15, pss};
 use scheme_support::engines;
 use std::sync::OnceLock;
@@ -22,8 +23,12 @@ fn keys() -> &'static [RsaPrivateKey; 2] {
     KEYS.get_or_init(|| {
         let e = Num::from_u64(65537);
         [
-            generate(1024, &e, &|_| {}).unwrap(),
-            generate_multi(2048, 3, &e, &|_| {}).unwrap(),
+            generate(1024, &e, &|_| {})
+                .unwrap()
+                .with_security_level(SecurityLevel::NONE),
+            generate_multi(2048, 3, &e, &|_| {})
+                .unwrap()
+                .with_security_level(SecurityLevel::NONE),
         ]
     })
 }

@@ -2,7 +2,7 @@
 //! (`read_key` on the file's bytes), each with a message naming the reason:
 //! a modulus with a small prime factor (n = 3·q as SPKI and PKCS#1, a
 //! private key with p = 3), a prime far below its share of the modulus
-//! (p = 65539, above the trial-division bound), a composite "prime", and
+//! (p = 1048583, above the trial-division bound of 2^20), a composite "prime", and
 //! negative INTEGERs; the same construction with real primes loads. The
 //! primes come from one 1024-bit key made by redc's key generation.
 
@@ -10,6 +10,7 @@ mod scheme_support;
 
 use der::asn1::UintRef;
 use der::{Decode, Encode};
+use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{Error, Num, read_key};
 use scheme_support::TempDir;
 use std::sync::OnceLock;
@@ -18,7 +19,9 @@ use std::sync::OnceLock;
 fn primes() -> &'static (Num, Num) {
     static P: OnceLock<(Num, Num)> = OnceLock::new();
     P.get_or_init(|| {
-        let key = redc_rsa::keygen::generate(1024, &Num::from_u64(65537), &|_| ()).unwrap();
+        let key = redc_rsa::keygen::generate(1024, &Num::from_u64(65537), &|_| ())
+            .unwrap()
+            .with_security_level(SecurityLevel::NONE);
         let p = key.primes();
         (p[0].reveal(), p[1].reveal())
     })
@@ -139,18 +142,42 @@ fn a_modulus_with_a_small_factor_is_refused() {
 }
 
 #[test]
+fn prime_moduli_squares_and_factors_just_above_2_16_are_refused() {
+    let (p, q) = primes();
+    // A prime modulus (p itself, as a public key), p^2, and 65537·p (65537
+    // is above the old trial bound of 2^16, below the new one of 2^20).
+    assert_refused(&public_der(p), "RSA PUBLIC KEY", "the modulus is prime");
+    assert_refused(
+        &public_der(&p.mul(p)),
+        "RSA PUBLIC KEY",
+        "perfect power (an integer to the power 2)",
+    );
+    assert_refused(&public_der(&p.mul(p).mul(p)), "RSA PUBLIC KEY", "to the power 3");
+    assert_refused(
+        &spki(&public_der(&Num::from_u64(65537).mul(q))),
+        "PUBLIC KEY",
+        "small prime factor 65537",
+    );
+    // p·q itself loads.
+    assert!(read_key(&public_der(&p.mul(q)), None).is_ok());
+}
+
+#[test]
 fn a_prime_far_below_its_share_is_refused() {
     let (_, q) = primes();
-    // 65539 is prime and above the trial bound: the modulus passes the
-    // trial division, the prime's size does not (17 of 264 bits).
-    let der = private_der(&Num::from_u64(65539), q);
-    assert_refused(&der, "RSA PRIVATE KEY", "prime 1 has 17 bits, far below its share");
+    // 1048583 is prime and above the trial bound: the modulus passes the
+    // trial division, the prime's size does not (21 bits, where half its
+    // share of the 533-bit modulus is 133).
+    let der = private_der(&Num::from_u64(1_048_583), q);
+    assert_refused(&der, "RSA PRIVATE KEY", "prime 1 has 21 bits, far below its share");
 }
 
 #[test]
 fn a_composite_prime_is_named() {
     let (p, q) = primes();
-    let other = redc_rsa::keygen::generate(1024, &Num::from_u64(65537), &|_| ()).unwrap();
+    let other = redc_rsa::keygen::generate(1024, &Num::from_u64(65537), &|_| ())
+        .unwrap()
+        .with_security_level(SecurityLevel::NONE);
     let r = other.primes()[0].reveal();
     // "p" = p·q (1024 bits, composite) and "q" = r: n = p·q·r, 1536 bits;
     // every consistency check holds, Fermat's test does not.

@@ -19,6 +19,7 @@ mod scheme_support;
 mod wycheproof_support;
 
 use rand_core::OsRng;
+use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
 use scheme_support::{hex, key_from_ned, num, to_hex};
 use serde_json::Value;
@@ -54,7 +55,9 @@ fn public_key(group: &Value) -> Result<RsaPublicKey, String> {
     let obj = key_object(group, "publicKey");
     let n = int(obj, "modulus", "n").ok_or("no modulus")?;
     let e = int(obj, "publicExponent", "e").ok_or("no public exponent")?;
-    RsaPublicKey::new(n, e).map_err(|e| format!("key rejected: {e}"))
+    RsaPublicKey::new(n, e)
+        .map(|k| k.with_security_level(SecurityLevel::NONE))
+        .map_err(|e| format!("key rejected: {e}"))
 }
 
 fn private_key(group: &Value) -> Result<RsaPrivateKey, String> {
@@ -77,7 +80,9 @@ fn private_key(group: &Value) -> Result<RsaPrivateKey, String> {
     if primes.len() < 2 {
         return key_from_ned(&n, &e, &d).map_err(|e| format!("key rejected: {e}"));
     }
-    RsaPrivateKey::from_components(n, e, d, primes).map_err(|e| format!("key rejected: {e}"))
+    RsaPrivateKey::from_components(n, e, d, primes)
+        .map(|k| k.with_security_level(SecurityLevel::NONE))
+        .map_err(|e| format!("key rejected: {e}"))
 }
 
 fn hash_of(group: &Value) -> Result<HashAlg, String> {

@@ -253,6 +253,24 @@ impl<M> Domain<M> {
         Some(SecretNat::from_limbs(d.to_vec()))
     }
 
+    /// `MonPro(a, b) = a·b·R^-1 mod m` of two plain numbers of at most `s`
+    /// digits with `a·b < m·R` (both below `m`, say): one product, for a
+    /// product of many numbers modulo `m` up to a known power of `R^-1`
+    /// (what a gcd with `m` does not see, `R` being a unit). `None` when an
+    /// operand has more digits than `m` (public lengths).
+    pub fn monpro(&self, a: &SecretNat, b: &SecretNat) -> Option<SecretNat> {
+        let s = self.len();
+        if a.len() > s || b.len() > s {
+            return None;
+        }
+        let mut d = Zeroizing::new(a.limbs().to_vec());
+        d.resize(s, 0);
+        let mut e = Zeroizing::new(b.limbs().to_vec());
+        e.resize(s, 0);
+        with_size!(s, sz => Scalar::new(sz, &self.c).mul_digits(&mut d, &e));
+        Some(SecretNat::from_limbs(d.to_vec()))
+    }
+
     /// `base^exp` with fixed windows over the public bound `exp_bits`
     /// ([`window::pow`] on the scalar kernel): constant time in `base` and
     /// `exp`. Pre: `exp < 2^exp_bits` (higher bits are not read).

@@ -76,6 +76,9 @@ pub fn sign_batch(
     rng: &mut (impl CryptoRngCore + Send),
 ) -> Vec<Result<Signature>> {
     let params = key.params();
+    if let Err(e) = crate::check_level(key.security_level(), "DSA signing", params.sizes().0) {
+        return digests.iter().map(|_| Err(e.clone())).collect();
+    }
     let mut nonces: Vec<Result<Nonces>> = digests
         .par_iter()
         .map(|digest| Nonces::new(nonce, params, hash, &key.x, digest))

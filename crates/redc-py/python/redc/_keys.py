@@ -99,6 +99,16 @@ class RSAPublicKey:
     def public_numbers(self) -> RSAPublicNumbers:
         return RSAPublicNumbers(int.from_bytes(self._key.e(), "big"), int.from_bytes(self._key.n(), "big"))
 
+    @property
+    def security_level(self) -> int:
+        """The key's security level, 0 to 5 (default 2): verification and
+        encryption refuse a modulus below its minimum (1024 bits at 1 and 2)."""
+        return self._key.security_level
+
+    def with_security_level(self, level: int) -> "RSAPublicKey":
+        """The same key at security level ``level`` (0 to 5)."""
+        return RSAPublicKey(self._key.with_security_level(_level(level)))
+
     def public_bytes(self, encoding: Any, format: Any) -> bytes:
         """The key as ``encoding`` (``Encoding.PEM``/``DER``) and ``format``
         (``PublicFormat.SubjectPublicKeyInfo``/``PKCS1``)."""
@@ -162,6 +172,17 @@ class RSAPrivateKey:
     def public_key(self) -> RSAPublicKey:
         return RSAPublicKey(self._key)
 
+    @property
+    def security_level(self) -> int:
+        """The key's security level, 0 to 5 (default 2): signing and
+        decryption refuse a modulus below its minimum (2048 bits at 2, 1024
+        at 1, any at 0) or more primes than OpenSSL allows."""
+        return self._key.security_level
+
+    def with_security_level(self, level: int) -> "RSAPrivateKey":
+        """The same key at security level ``level`` (0 to 5)."""
+        return RSAPrivateKey(self._key.with_security_level(_level(level)))
+
     def private_bytes(self, encoding: Any, format: Any, encryption_algorithm: Any) -> bytes:
         """The key as ``encoding`` and ``format`` (``PrivateFormat.PKCS8``,
         ``TraditionalOpenSSL``), under ``BestAvailableEncryption(password)``
@@ -209,8 +230,24 @@ class RSAPrivateKey:
         )
 
 
-def generate_private_key(public_exponent: int = 65537, key_size: int = 2048, *, primes: int = 2) -> RSAPrivateKey:
-    """A new key of ``key_size`` bits (1024 to 16384) with ``primes`` primes."""
+def _level(security_level: Any) -> Optional[int]:
+    """``security_level`` checked: None (the default, 2) or 0 to 5."""
+    if security_level is None:
+        return None
+    if not isinstance(security_level, int) or isinstance(security_level, bool):
+        raise TypeError(f"security_level: expected int, found {type(security_level).__name__}")
+    if not 0 <= security_level <= 5:
+        raise _redc.Error(f"security_level: {security_level} does not exist (0 to 5)")
+    return security_level
+
+
+def generate_private_key(
+    public_exponent: int = 65537, key_size: int = 2048, *, primes: int = 2, security_level: Optional[int] = None
+) -> RSAPrivateKey:
+    """A new key of ``key_size`` bits (1024 to 16384) with ``primes`` primes,
+    at ``security_level`` (default 2: at least 2048 bits for private
+    operations, as OpenSSL's security level 2; 1 accepts 1024 bits)."""
+    level = _level(security_level)
     for what, x in (("public_exponent", public_exponent), ("key_size", key_size), ("primes", primes)):
         if not isinstance(x, int) or isinstance(x, bool):
             raise TypeError(f"{what}: expected int, found {type(x).__name__}")
@@ -220,45 +257,55 @@ def generate_private_key(public_exponent: int = 65537, key_size: int = 2048, *, 
             # Past what the extension's usize takes (an OverflowError naming nothing).
             raise _redc.Error(f"{what}: {x} is out of range")
     e = public_exponent.to_bytes((public_exponent.bit_length() + 7) // 8, "big")
-    return RSAPrivateKey(_redc.Key.generate(key_size, e, primes))
+    return RSAPrivateKey(_redc.Key.generate(key_size, e, primes, level))
 
 
-def load_private_key(data: bytes, password: Optional[bytes] = None) -> RSAPrivateKey:
-    """A private key from PEM or DER: PKCS#1, PKCS#8, encrypted PKCS#8."""
-    key = _redc.Key.load(_bytes(data, "data"), _password(password))
+def load_private_key(
+    data: bytes, password: Optional[bytes] = None, *, security_level: Optional[int] = None
+) -> RSAPrivateKey:
+    """A private key from PEM or DER: PKCS#1, PKCS#8, encrypted PKCS#8, at
+    ``security_level`` (default 2: signing and decryption need 2048 bits)."""
+    key = _redc.Key.load(_bytes(data, "data"), _password(password), _level(security_level))
     if not key.is_private:
         raise _redc.Error("data: expected a private key, found a public key")
     return RSAPrivateKey(key)
 
 
-def load_public_key(data: bytes, password: Optional[bytes] = None) -> RSAPublicKey:
+def load_public_key(
+    data: bytes, password: Optional[bytes] = None, *, security_level: Optional[int] = None
+) -> RSAPublicKey:
     """A public key from PEM or DER (SPKI, PKCS#1), or the public half of a
-    private key."""
-    return RSAPublicKey(_redc.Key.load(_bytes(data, "data"), _password(password)))
+    private key, at ``security_level`` (default 2: verification and
+    encryption need 1024 bits)."""
+    return RSAPublicKey(_redc.Key.load(_bytes(data, "data"), _password(password), _level(security_level)))
 
 
-def load_pem_private_key(data: bytes, password: Optional[bytes]) -> RSAPrivateKey:
+def load_pem_private_key(
+    data: bytes, password: Optional[bytes], *, security_level: Optional[int] = None
+) -> RSAPrivateKey:
     """As pyca's ``serialization.load_pem_private_key``."""
-    return load_private_key(data, password)
+    return load_private_key(data, password, security_level=security_level)
 
 
-def load_der_private_key(data: bytes, password: Optional[bytes]) -> RSAPrivateKey:
+def load_der_private_key(
+    data: bytes, password: Optional[bytes], *, security_level: Optional[int] = None
+) -> RSAPrivateKey:
     """As pyca's ``serialization.load_der_private_key``."""
-    return load_private_key(data, password)
+    return load_private_key(data, password, security_level=security_level)
 
 
-def load_pem_public_key(data: bytes) -> RSAPublicKey:
+def load_pem_public_key(data: bytes, *, security_level: Optional[int] = None) -> RSAPublicKey:
     """As pyca's ``serialization.load_pem_public_key``."""
-    return _public_only(data)
+    return _public_only(data, security_level)
 
 
-def load_der_public_key(data: bytes) -> RSAPublicKey:
+def load_der_public_key(data: bytes, *, security_level: Optional[int] = None) -> RSAPublicKey:
     """As pyca's ``serialization.load_der_public_key``."""
-    return _public_only(data)
+    return _public_only(data, security_level)
 
 
-def _public_only(data: bytes) -> RSAPublicKey:
-    key = _redc.Key.load(_bytes(data, "data"), None)
+def _public_only(data: bytes, security_level: Optional[int]) -> RSAPublicKey:
+    key = _redc.Key.load(_bytes(data, "data"), None, _level(security_level))
     if key.is_private:
         raise _redc.Error("data: expected a public key, found a private key")
     return RSAPublicKey(key)

@@ -136,15 +136,17 @@ class _KeyHolder:
 class _Worker:
     """One actor: the key opened once; each call one engine batch."""
 
-    def __init__(self, op: str, key: Any, args: Tuple[Any, ...], columns: Tuple[str, ...], threads: int) -> None:
+    def __init__(
+        self, op: str, key: Any, level: Optional[int], args: Tuple[Any, ...], columns: Tuple[str, ...], threads: int
+    ) -> None:
         # Before the engine first runs in this process (rayon reads it once);
         # the plan decides, not an inherited setting.
         os.environ["RAYON_NUM_THREADS"] = str(threads)
         if isinstance(key, bytes):
-            self.key = _redc.Key.load(key)
+            self.key = _redc.Key.load(key, None, level)
         else:
             secret = ray.get(key.secret.remote())
-            self.key = _redc.Key.load(secret.data, secret.password)
+            self.key = _redc.Key.load(secret.data, secret.password, level)
             del secret
         self.op, self.args, self.columns = op, args, columns
 
@@ -192,17 +194,18 @@ def _attach(table: pa.Table, op: str, answers: List[Any], output: str, error: st
 def _run(
     ds: Dataset,
     op: str,
-    key: bytes,
-    password: Optional[bytes],
+    keyfile: Tuple[bytes, Optional[bytes], Optional[int]],
     args: Tuple[Any, ...],
     columns: Tuple[str, ...],
     pool: Tuple[Optional[int], Optional[int], Optional[str]],
 ) -> Dataset:
     """``map_batches`` of ``op``; every check that does not need a row
-    happens here, in the driver."""
+    happens here, in the driver. ``keyfile``: the key file's bytes, its
+    password, and the security level of the key (None: the default)."""
+    key, password, level = keyfile
     if not isinstance(key, (bytes, bytearray)):
         raise TypeError(f"key: expected the key file's bytes (PEM or DER), found {type(key).__name__}")
-    opened = _redc.Key.load(bytes(key), None if password is None else bytes(password))
+    opened = _redc.Key.load(bytes(key), None if password is None else bytes(password), level)
     if op in ("sign", "decrypt") and not opened.is_private:
         raise _redc.Error(f"key: {op} needs a private key, found a public key")
     # The scheme against the key, on no rows: a salt or hash that fits no
@@ -225,7 +228,14 @@ def _run(
     ds = ds.repartition(target_num_rows_per_block=4 * plan.batch_size)
     out = ds.map_batches(
         _Worker,
-        fn_constructor_kwargs={"op": op, "key": sent, "args": args, "columns": columns, "threads": plan.threads},
+        fn_constructor_kwargs={
+            "op": op,
+            "key": sent,
+            "level": level,
+            "args": args,
+            "columns": columns,
+            "threads": plan.threads,
+        },
         compute=ActorPoolStrategy(min_size=1, max_size=plan.actors),
         batch_size=plan.batch_size,
         batch_format="pyarrow",
@@ -244,6 +254,7 @@ def sign(
     padding: Any,
     algorithm: Any,
     password: Optional[bytes] = None,
+    security_level: Optional[int] = None,
     column: str = "message",
     output: str = "signature",
     error: str = "sign_error",
@@ -257,7 +268,7 @@ def sign(
     ``password``)."""
     name, pre = signature_hash(algorithm)
     args = (scheme(padding, name), pre, backend)
-    return _run(ds, "sign", key, password, args, (column, "", output, error), (concurrency, batch_size, backend))
+    return _run(ds, "sign", (key, password, security_level), args, (column, "", output, error), (concurrency, batch_size, backend))
 
 
 def verify(
@@ -267,6 +278,7 @@ def verify(
     padding: Any,
     algorithm: Any,
     password: Optional[bytes] = None,
+    security_level: Optional[int] = None,
     column: str = "message",
     signature: str = "signature",
     output: str = "valid",
@@ -282,7 +294,7 @@ def verify(
     name, pre = signature_hash(algorithm)
     args = (scheme(padding, name), pre, backend)
     columns = (column, signature, output, error)
-    return _run(ds, "verify", key, password, args, columns, (concurrency, batch_size, backend))
+    return _run(ds, "verify", (key, password, security_level), args, columns, (concurrency, batch_size, backend))
 
 
 def encrypt(
@@ -291,6 +303,7 @@ def encrypt(
     *,
     padding: Any,
     password: Optional[bytes] = None,
+    security_level: Optional[int] = None,
     column: str = "message",
     output: str = "ciphertext",
     error: str = "encrypt_error",
@@ -301,7 +314,7 @@ def encrypt(
     """``ds`` with ``output`` (binary: ``column`` encrypted) and ``error``;
     only the public key of ``key`` is sent."""
     args = (scheme(padding), backend)
-    return _run(ds, "encrypt", key, password, args, (column, "", output, error), (concurrency, batch_size, backend))
+    return _run(ds, "encrypt", (key, password, security_level), args, (column, "", output, error), (concurrency, batch_size, backend))
 
 
 def decrypt(
@@ -310,6 +323,7 @@ def decrypt(
     *,
     padding: Any,
     password: Optional[bytes] = None,
+    security_level: Optional[int] = None,
     column: str = "ciphertext",
     output: str = "plaintext",
     error: str = "decrypt_error",
@@ -319,4 +333,4 @@ def decrypt(
 ) -> Dataset:
     """``ds`` with ``output`` (binary: ``column`` decrypted) and ``error``."""
     args = (scheme(padding), backend)
-    return _run(ds, "decrypt", key, password, args, (column, "", output, error), (concurrency, batch_size, backend))
+    return _run(ds, "decrypt", (key, password, security_level), args, (column, "", output, error), (concurrency, batch_size, backend))

@@ -56,6 +56,9 @@ pub(crate) fn private_batch(
     mode: CrtMode,
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<SecretNat>> {
+    if let Err(e) = key.check_policy() {
+        return fail_all(inputs.len(), &e);
+    }
     // Each input with its slot in the batch (what a test's fault names).
     let slotted = in_range(key.public_key().n(), inputs)
         .into_iter()

@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 use redc::{PowOptions, modpow};
+use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{Num, RsaPrivateKey};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -72,13 +73,17 @@ pub(crate) fn recover_primes(n: &Num, e: &Num, d: &Num) -> Option<(Num, Num)> {
     None
 }
 
-/// A private key from `n`, `e`, `d`, recovering the primes.
+/// A private key from `n`, `e`, `d`, recovering the primes (at security
+/// level 0: vector files hold small keys on purpose).
 pub(crate) fn key_from_ned(n: &Num, e: &Num, d: &Num) -> Result<RsaPrivateKey, String> {
     let (p, q) = recover_primes(n, e, d).ok_or("could not recover the primes from n, e, d")?;
-    RsaPrivateKey::from_components(n.clone(), e.clone(), d.clone(), vec![p, q]).map_err(|e| e.to_string())
+    RsaPrivateKey::from_components(n.clone(), e.clone(), d.clone(), vec![p, q])
+        .map(|k| k.with_security_level(SecurityLevel::NONE))
+        .map_err(|e| e.to_string())
 }
 
-/// A fixed test key given by `p`, `q` and `d` in hex, `e = 65537`.
+/// A fixed test key given by `p`, `q` and `d` in hex, `e = 65537` (at
+/// security level 0: the fixed keys are small on purpose).
 pub(crate) struct FixedKey {
     /// First prime.
     pub(crate) p: &'static str,
@@ -94,6 +99,7 @@ impl FixedKey {
         let (p, q) = (num(self.p), num(self.q));
         RsaPrivateKey::from_components(p.mul(&q), Num::from_u64(65537), num(self.d), vec![p, q])
             .expect("fixed test key")
+            .with_security_level(SecurityLevel::NONE)
     }
 }
 
@@ -213,7 +219,8 @@ pub(crate) fn openssl_genkey(dir: &TempDir, name: &str, bits: usize) -> (PathBuf
         get("privateExponent"),
         vec![get("prime1"), get("prime2")],
     )
-    .expect("openssl key accepted");
+    .expect("openssl key accepted")
+    .with_security_level(SecurityLevel::NONE);
     (key_path, pub_path, key)
 }
 
