@@ -39,3 +39,21 @@ des3 pem -v2 des3 -iter 1
 scrypt pem -scrypt -scrypt_N 16 -scrypt_r 1 -scrypt_p 1
 pbe-sha1-3des der -v1 PBE-SHA1-3DES -iter 1
 LIST
+
+# RSASSA-PSS keys (id-RSASSA-PSS), unrestricted and restricted, private
+# and public, for key_read: OpenSSL's random keys, added when missing.
+while read -r name opts; do
+  out=fuzz/corpus/key_read/openssl-pss-$name
+  [ -e "$out.pem" ] && continue
+  # shellcheck disable=SC2086
+  if openssl genpkey -algorithm RSA-PSS -pkeyopt rsa_keygen_bits:1024 $opts -out "$out.pem" 2>/dev/null; then
+    openssl pkey -in "$out.pem" -pubout -outform DER -out "$out.pub.der"
+  else
+    rm -f "$out.pem"
+    echo "seeds: this openssl cannot write RSA-PSS keys; skipped" >&2
+  fi
+done <<'LIST'
+free
+sha256 -pkeyopt rsa_pss_keygen_md:sha256 -pkeyopt rsa_pss_keygen_mgf1_md:sha256 -pkeyopt rsa_pss_keygen_saltlen:32
+sha384 -pkeyopt rsa_pss_keygen_md:sha384 -pkeyopt rsa_pss_keygen_saltlen:48
+LIST

@@ -7,7 +7,8 @@
 //! `PasswordRequired`; every format-specific reader that accepts the input
 //! agrees with `read_key` (same key); a key read is written back (PKCS#8
 //! and PKCS#1, DER and PEM; SPKI for a public key) and read again as the same
-//! key.
+//! key of the same algorithm (an RSASSA-PSS key keeps its parameters, and
+//! PKCS#1, which cannot hold them, is refused for it).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -54,9 +55,26 @@ fuzz_target!(|data: &[u8]| {
     // Round trips of what was read.
     match key {
         Ok(AnyKey::Private(k)) => {
-            let again = |r: Result<RsaPrivateKey, Error>| assert!(same_private(&k, &r.expect("re-read")));
-            again(RsaPrivateKey::from_pkcs8_der(&k.to_pkcs8_der().expect("to_pkcs8_der")));
-            again(RsaPrivateKey::from_pkcs1_pem(&k.to_pkcs1_pem().expect("to_pkcs1_pem")));
+            let algorithm = k.public_key().algorithm();
+            let again = |r: Result<RsaPrivateKey, Error>| {
+                let r = r.expect("re-read");
+                assert!(same_private(&k, &r));
+                r
+            };
+            let back = again(RsaPrivateKey::from_pkcs8_der(&k.to_pkcs8_der().expect("to_pkcs8_der")));
+            assert_eq!(
+                back.public_key().algorithm(),
+                algorithm,
+                "PKCS#8 keeps the key's algorithm"
+            );
+            // PKCS#1 has no room for an RSASSA-PSS key's algorithm: refused.
+            match k.to_pkcs1_pem() {
+                Ok(pem) if !algorithm.is_pss() => {
+                    again(RsaPrivateKey::from_pkcs1_pem(&pem));
+                }
+                Err(Error::Encoding(_)) if algorithm.is_pss() => {}
+                other => panic!("to_pkcs1_pem of a key of {algorithm:?}: {:?}", other.map(|_| ())),
+            }
             let pem = k.to_pkcs8_pem().expect("to_pkcs8_pem");
             match read_key(pem.as_bytes(), None) {
                 Ok(AnyKey::Private(r)) => assert!(same_private(&k, &r)),
@@ -64,14 +82,16 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Ok(AnyKey::Public(k)) => {
-            assert_eq!(
-                RsaPublicKey::from_spki_der(&k.to_spki_der().expect("to_spki_der")).as_ref(),
-                Ok(&k)
-            );
-            assert_eq!(
-                RsaPublicKey::from_pkcs1_pem(&k.to_pkcs1_pem().expect("to_pkcs1_pem")).as_ref(),
-                Ok(&k)
-            );
+            let back = RsaPublicKey::from_spki_der(&k.to_spki_der().expect("to_spki_der")).expect("re-read");
+            assert_eq!(back, k);
+            assert_eq!(back.algorithm(), k.algorithm(), "SPKI keeps the key's algorithm");
+            match k.to_pkcs1_pem() {
+                Ok(pem) if !k.algorithm().is_pss() => {
+                    assert_eq!(RsaPublicKey::from_pkcs1_pem(&pem).as_ref(), Ok(&k));
+                }
+                Err(Error::Encoding(_)) if k.algorithm().is_pss() => {}
+                other => panic!("to_pkcs1_pem of a key of {:?}: {other:?}", k.algorithm()),
+            }
         }
         Err(_) => {}
     }

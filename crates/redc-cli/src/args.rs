@@ -105,6 +105,9 @@ pub(crate) struct PasswordArgs {
 pub(crate) enum Algorithm {
     /// RSA.
     Rsa,
+    /// RSASSA-PSS: an RSA key for PSS signatures only (id-RSASSA-PSS, PKCS#8), restricted by
+    /// --hash (and --mgf1-hash, --salt-len) as openssl genpkey -algorithm RSA-PSS.
+    RsaPss,
     /// DSA (FIPS 186-4): --bits is L (2048 or 3072), --qbits N.
     Dsa,
 }
@@ -129,6 +132,15 @@ pub(crate) struct KeygenArgs {
     /// 4 from 4096, 5 from 8192 (OpenSSL's limits). [default: 2]
     #[arg(long)]
     pub(crate) primes: Option<usize>,
+    /// RSA-PSS only: restrict the key to this hash. [default: no restriction]
+    #[arg(long, value_name = "HASH")]
+    pub(crate) hash: Option<String>,
+    /// RSA-PSS only, with --hash: the MGF1 hash. [default: --hash]
+    #[arg(long, value_name = "HASH", requires = "hash")]
+    pub(crate) mgf1_hash: Option<String>,
+    /// RSA-PSS only, with --hash: the least salt length in bytes. [default: the hash's length]
+    #[arg(long, value_name = "N", requires = "hash")]
+    pub(crate) salt_len: Option<usize>,
     /// Write the private key here (default stdout).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
@@ -218,11 +230,14 @@ pub(crate) struct SigOptions {
     #[arg(long, value_enum)]
     pub(crate) scheme: Option<SigScheme>,
     /// Hash: sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256, sha3-224..sha3-512 (RSA),
-    /// shake128, shake256 (PSS).
-    #[arg(long, default_value = "sha256")]
-    pub(crate) hash: String,
-    /// RSA PSS only: salt length in bytes (sign: default the hash length; verify: default
-    /// auto-detect).
+    /// shake128, shake256 (PSS). [default: sha256, or a restricted RSASSA-PSS key's own]
+    #[arg(long)]
+    pub(crate) hash: Option<String>,
+    /// RSA PSS only: the MGF1 hash. [default: --hash, or a restricted RSASSA-PSS key's own]
+    #[arg(long, value_name = "HASH")]
+    pub(crate) mgf1_hash: Option<String>,
+    /// RSA PSS only: salt length in bytes (sign: default the hash length, or a restricted
+    /// RSASSA-PSS key's; verify: default auto-detect).
     #[arg(long, value_name = "N")]
     pub(crate) salt_len: Option<usize>,
     /// DSA only: the signature's encoding. [default: der]
@@ -518,9 +533,14 @@ pub(crate) struct BatchArgs<Op: ValueEnum + Clone + Send + Sync + 'static> {
     /// The operation.
     #[arg(long, value_enum)]
     pub(crate) op: Op,
-    /// Hash for the signature and OAEP operations.
-    #[arg(long, default_value = "sha256")]
-    pub(crate) hash: String,
+    /// Hash for the signature and OAEP operations. [default: sha256, or a restricted
+    /// RSASSA-PSS key's own]
+    #[arg(long)]
+    pub(crate) hash: Option<String>,
+    /// MGF1 hash of the PSS and OAEP operations. [default: --hash, or a restricted
+    /// RSASSA-PSS key's own]
+    #[arg(long, value_name = "HASH")]
+    pub(crate) mgf1_hash: Option<String>,
     #[command(flatten)]
     pub(crate) io: BatchIo,
     #[command(flatten)]

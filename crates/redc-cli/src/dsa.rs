@@ -102,7 +102,7 @@ pub(crate) fn sign(
 ) -> anyhow::Result<Vec<u8>> {
     let o = &a.opts;
     crate::sign::refuse_options(o, KeyKind::Dsa, false)?;
-    let hash = dsa_hash(&o.hash, "--hash")?;
+    let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
     let key = private_of(ffc_key_from(file, &o.key, "--key")?, &o.key)?;
     let digest = digest(hash)?;
     let sig = key
@@ -119,7 +119,7 @@ pub(crate) fn verify(
     digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<bool> {
     crate::sign::refuse_options(o, KeyKind::Dsa, false)?;
-    let hash = dsa_hash(&o.hash, "--hash")?;
+    let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
     let key = public_of(ffc_key_from(file, &o.key, "--key")?, &o.key, "--key")?;
     let digest = digest(hash)?;
     Ok(decode(sig, o.sig_format.unwrap_or(SigFormat::Der), &key)

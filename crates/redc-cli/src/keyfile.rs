@@ -179,6 +179,26 @@ pub(crate) fn load_public(path: &Path, pw: &PasswordArgs, option: &str) -> anyho
     })
 }
 
+/// The hash and MGF1 hash of an RSA operation with `key`: `--hash`
+/// (`hash`) else a restricted RSASSA-PSS key's own else SHA-256, and
+/// `--mgf1-hash` (`mgf1`) else the key's own else the hash.
+pub(crate) fn rsa_hashes(
+    hash: Option<&str>,
+    mgf1: Option<&str>,
+    key: &RsaPublicKey,
+) -> anyhow::Result<(HashAlg, HashAlg)> {
+    let restriction = key.algorithm().restriction();
+    let hash = match hash {
+        Some(name) => parse_hash(name, "--hash")?,
+        None => restriction.map_or(HashAlg::Sha256, |r| r.hash),
+    };
+    let mgf1 = match mgf1 {
+        Some(name) => parse_hash(name, "--mgf1-hash")?,
+        None => restriction.map_or(hash, |r| r.mgf1_hash),
+    };
+    Ok((hash, mgf1))
+}
+
 /// A hash name; `field` names the option in errors.
 pub(crate) fn parse_hash(name: &str, field: &str) -> anyhow::Result<HashAlg> {
     HashAlg::from_name(name).ok_or_else(|| {

@@ -3,7 +3,7 @@
 
 use crate::args::{Algorithm, KeyFormat, KeygenArgs, OutForm, PubFormat, PubkeyArgs};
 use crate::failure::bad_input;
-use crate::keyfile::{ffc_error, ffc_key_from, key_file, kind_name, password, rsa_error, rsa_key_from};
+use crate::keyfile::{ffc_error, ffc_key_from, key_file, kind_name, parse_hash, password, rsa_error, rsa_key_from};
 use crate::number::Number;
 use crate::output::Sink;
 use rand_core::OsRng;
@@ -12,6 +12,7 @@ use redc_ffc::encoding::{KeyFile, KeyKind};
 use redc_rsa::encoding::Pbes2Kdf;
 use redc_rsa::key::MAX_BITS;
 use redc_rsa::keygen::{MIN_KEYGEN_BITS, check_exponent, generate_multi, max_primes};
+use redc_rsa::pss_key::{KeyAlgorithm, PssRestriction};
 use redc_rsa::{RsaPrivateKey, RsaPublicKey};
 use std::path::Path;
 use std::process::ExitCode;
@@ -26,6 +27,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     if let Some(qbits) = a.qbits {
         return Err(bad_input!("--qbits {qbits}: only for --algorithm dsa"));
     }
+    let algorithm = pss_algorithm(a)?;
     let primes = a.primes.unwrap_or(2);
     let max = max_primes(a.bits);
     if !(MIN_KEYGEN_BITS..=MAX_BITS).contains(&a.bits) {
@@ -89,7 +91,9 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     };
-    let key = generate_multi(a.bits, primes, &e, &progress).map_err(|e| rsa_error("keygen", &e))?;
+    let key = generate_multi(a.bits, primes, &e, &progress)
+        .map_err(|e| rsa_error("keygen", &e))?
+        .with_algorithm(algorithm);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -104,6 +108,50 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     }
     sink.finish()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The algorithm of the key `keygen` makes: `rsaEncryption`, or for
+/// `--algorithm rsa-pss` an RSASSA-PSS key, restricted when `--hash` is
+/// given (the MGF1 hash defaults to it, the salt to its length). The
+/// restriction's options are refused for plain RSA, and PKCS#1 (which has
+/// no room for the algorithm) for RSA-PSS.
+fn pss_algorithm(a: &KeygenArgs) -> anyhow::Result<KeyAlgorithm> {
+    if a.algorithm != Algorithm::RsaPss {
+        if let Some(option) = [
+            ("--hash", a.hash.is_some()),
+            ("--mgf1-hash", a.mgf1_hash.is_some()),
+            ("--salt-len", a.salt_len.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(o, given)| given.then_some(o))
+        {
+            return Err(bad_input!("{option}: only for --algorithm rsa-pss"));
+        }
+        return Ok(KeyAlgorithm::Rsa);
+    }
+    if matches!(a.format, KeyFormat::Pkcs1) {
+        return Err(bad_input!(
+            "--format pkcs1: an RSA-PSS key is written as PKCS#8 (PKCS#1 cannot say it is one)"
+        ));
+    }
+    let Some(hash) = a.hash.as_deref() else {
+        return Ok(KeyAlgorithm::Pss(None));
+    };
+    let hash = parse_hash(hash, "--hash")?;
+    let mgf1_hash = a
+        .mgf1_hash
+        .as_deref()
+        .map_or(Ok(hash), |h| parse_hash(h, "--mgf1-hash"))?;
+    if hash.oid_der().is_none() || mgf1_hash.oid_der().is_none() {
+        return Err(bad_input!(
+            "--hash: SHAKE has no identifier in RSASSA-PSS key parameters"
+        ));
+    }
+    Ok(KeyAlgorithm::Pss(Some(PssRestriction {
+        hash,
+        mgf1_hash,
+        salt_len: a.salt_len.unwrap_or(hash.output_len()),
+    })))
 }
 
 /// Before any work: never replace a key without `--force`, never write

@@ -4,7 +4,7 @@
 use crate::args::{BatchArgs, EncScheme, PrivateOp, PublicOp, RsaMessageArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
-use crate::keyfile::{load_private, load_public, parse_hash, parse_hex, read_input, rsa_error, to_hex};
+use crate::keyfile::{load_private, load_public, parse_hash, parse_hex, read_input, rsa_error, rsa_hashes, to_hex};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc::Engine;
@@ -78,11 +78,11 @@ fn write_all(mut sink: Sink, bytes: &[u8]) -> anyhow::Result<ExitCode> {
 /// chunk one engine batch.
 pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode> {
     let key = load_private(&a.key, &a.password)?;
-    let hash = parse_hash(&a.hash, "--hash")?;
+    let hashes = rsa_hashes(a.hash.as_deref(), a.mgf1_hash.as_deref(), key.public_key())?;
     jsonl::run_batch(
         &a.io,
         |obj| field_hex(obj, "in"),
-        |engine, inputs| private_ops(engine, &key, a.op, hash, &inputs),
+        |engine, inputs| private_ops(engine, &key, a.op, hashes, &inputs),
     )
 }
 
@@ -90,7 +90,7 @@ pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode
 /// chunk one engine batch.
 pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> {
     let key = load_public(&a.key, &a.password, "--key")?;
-    let hash = parse_hash(&a.hash, "--hash")?;
+    let hashes = rsa_hashes(a.hash.as_deref(), a.mgf1_hash.as_deref(), &key)?;
     let needs_sig = matches!(a.op, PublicOp::VerifyPss | PublicOp::VerifyPkcs1v15);
     jsonl::run_batch(
         &a.io,
@@ -99,7 +99,7 @@ pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> 
             let sig = if needs_sig { field_hex(obj, "sig")? } else { Vec::new() };
             Ok((input, sig))
         },
-        |engine, lines| public_ops(engine, &key, a.op, hash, &lines),
+        |engine, lines| public_ops(engine, &key, a.op, hashes, &lines),
     )
 }
 
@@ -109,7 +109,7 @@ fn private_ops(
     engine: &Engine,
     key: &RsaPrivateKey,
     op: PrivateOp,
-    hash: HashAlg,
+    (hash, mgf1): (HashAlg, HashAlg),
     inputs: &[Vec<u8>],
 ) -> Vec<Result<Value, LineError>> {
     let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
@@ -118,9 +118,9 @@ fn private_ops(
     };
     let answers = match op {
         PrivateOp::Raw => secret(hazmat::raw_private_batch(engine, key, &inputs, &mut OsRng)),
-        PrivateOp::SignPss => pss::sign_batch(engine, key, hash, hash, None, &inputs, &mut OsRng),
+        PrivateOp::SignPss => pss::sign_batch(engine, key, hash, mgf1, None, &inputs, &mut OsRng),
         PrivateOp::SignPkcs1v15 => pkcs1v15::sign_batch(engine, key, hash, &inputs, &mut OsRng),
-        PrivateOp::DecryptOaep => secret(oaep::decrypt_batch(engine, key, hash, hash, &[], &inputs, &mut OsRng)),
+        PrivateOp::DecryptOaep => secret(oaep::decrypt_batch(engine, key, hash, mgf1, &[], &inputs, &mut OsRng)),
         PrivateOp::DecryptPkcs1v15 => secret(pkcs1v15::decrypt_batch(engine, key, &inputs, &mut OsRng)),
     };
     answers.into_iter().map(out).collect()
@@ -133,7 +133,7 @@ fn public_ops(
     engine: &Engine,
     key: &RsaPublicKey,
     op: PublicOp,
-    hash: HashAlg,
+    (hash, mgf1): (HashAlg, HashAlg),
     lines: &[(Vec<u8>, Vec<u8>)],
 ) -> Vec<Result<Value, LineError>> {
     let inputs: Vec<&[u8]> = lines.iter().map(|(input, _)| input.as_slice()).collect();
@@ -146,7 +146,7 @@ fn public_ops(
             .into_iter()
             .map(out)
             .collect(),
-        PublicOp::VerifyPss => pss::verify_batch(engine, key, hash, hash, None, &pairs)
+        PublicOp::VerifyPss => pss::verify_batch(engine, key, hash, mgf1, None, &pairs)
             .into_iter()
             .map(verdict)
             .collect(),
@@ -154,7 +154,7 @@ fn public_ops(
             .into_iter()
             .map(verdict)
             .collect(),
-        PublicOp::EncryptOaep => oaep::encrypt_batch(engine, key, hash, hash, &[], &inputs, &mut OsRng)
+        PublicOp::EncryptOaep => oaep::encrypt_batch(engine, key, hash, mgf1, &[], &inputs, &mut OsRng)
             .into_iter()
             .map(out)
             .collect(),

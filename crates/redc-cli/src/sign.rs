@@ -5,7 +5,7 @@
 
 use crate::args::{SigOptions, SigScheme, SignArgs, VerifyArgs};
 use crate::failure::bad_input;
-use crate::keyfile::{key_file, parse_hash, read_input, rsa_error, rsa_key_from};
+use crate::keyfile::{key_file, read_input, rsa_error, rsa_hashes, rsa_key_from};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc_ffc::encoding::KeyKind;
@@ -48,7 +48,6 @@ pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
         KeyKind::Dh => return Err(cannot_sign(&o.key)),
         KeyKind::Rsa => {
             refuse_options(o, KeyKind::Rsa, a.nonce.is_some())?;
-            let hash = parse_hash(&o.hash, "--hash")?;
             let scheme = o.scheme.unwrap_or(SigScheme::Pss);
             let key = match rsa_key_from(&file, &o.key, &o.password, "--key")? {
                 AnyKey::Private(k) => k,
@@ -59,9 +58,10 @@ pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
                     ));
                 }
             };
+            let (hash, mgf1) = rsa_hashes(o.hash.as_deref(), o.mgf1_hash.as_deref(), key.public_key())?;
             let digest = digest_of(&o.input, hash)?;
             match scheme {
-                SigScheme::Pss => pss::sign_digest(&key, hash, hash, o.salt_len, &digest, &mut OsRng),
+                SigScheme::Pss => pss::sign_digest(&key, hash, mgf1, o.salt_len, &digest, &mut OsRng),
                 SigScheme::Pkcs1v15 => pkcs1v15::sign_digest(&key, hash, &digest, &mut OsRng),
             }
             .map_err(|e| rsa_error("sign", &e))?
@@ -86,13 +86,13 @@ pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
         KeyKind::Dh => return Err(cannot_sign(&o.key)),
         KeyKind::Rsa => {
             refuse_options(o, KeyKind::Rsa, false)?;
-            let hash = parse_hash(&o.hash, "--hash")?;
             let scheme = o.scheme.unwrap_or(SigScheme::Pss);
             let key = rsa_key_from(&file, &o.key, &o.password, "--key")?.into_public_key();
+            let (hash, mgf1) = rsa_hashes(o.hash.as_deref(), o.mgf1_hash.as_deref(), &key)?;
             let sig = read_input(&a.sig, "--sig")?;
             let digest = digest_of(&o.input, hash)?;
             let result = match scheme {
-                SigScheme::Pss => pss::verify_digest(&key, hash, hash, o.salt_len, &digest, &sig),
+                SigScheme::Pss => pss::verify_digest(&key, hash, mgf1, o.salt_len, &digest, &sig),
                 SigScheme::Pkcs1v15 => pkcs1v15::verify_digest(&key, hash, &digest, &sig),
             };
             match result {
@@ -122,12 +122,19 @@ fn cannot_sign(key: &Path) -> anyhow::Error {
 /// `--scheme` and `--salt-len` with a DSA key, DSA's `--nonce` (`nonce`:
 /// given) and `--sig-format` with an RSA key.
 pub(crate) fn refuse_options(o: &SigOptions, kind: KeyKind, nonce: bool) -> anyhow::Result<()> {
-    let (given, other) = match kind {
+    let (given, other): (Vec<(&str, bool)>, &str) = match kind {
         KeyKind::Dsa => (
-            [("--scheme", o.scheme.is_some()), ("--salt-len", o.salt_len.is_some())],
+            vec![
+                ("--scheme", o.scheme.is_some()),
+                ("--salt-len", o.salt_len.is_some()),
+                ("--mgf1-hash", o.mgf1_hash.is_some()),
+            ],
             "RSA",
         ),
-        _ => ([("--nonce", nonce), ("--sig-format", o.sig_format.is_some())], "DSA"),
+        _ => (
+            vec![("--nonce", nonce), ("--sig-format", o.sig_format.is_some())],
+            "DSA",
+        ),
     };
     match given.into_iter().find(|&(_, g)| g) {
         Some((option, _)) => Err(bad_input!(
@@ -139,11 +146,16 @@ pub(crate) fn refuse_options(o: &SigOptions, kind: KeyKind, nonce: bool) -> anyh
     }
 }
 
-/// `--salt-len` with `--scheme pkcs1v15`, refused before the key is read
+/// `--salt-len` or `--mgf1-hash` with `--scheme pkcs1v15`, refused before the key is read
 /// (which may ask for a password).
 fn check_salt(o: &SigOptions) -> anyhow::Result<()> {
-    if matches!(o.scheme, Some(SigScheme::Pkcs1v15)) && o.salt_len.is_some() {
-        return Err(bad_input!("--salt-len: only for --scheme pss"));
+    if matches!(o.scheme, Some(SigScheme::Pkcs1v15)) {
+        if o.salt_len.is_some() {
+            return Err(bad_input!("--salt-len: only for --scheme pss"));
+        }
+        if o.mgf1_hash.is_some() {
+            return Err(bad_input!("--mgf1-hash: only for --scheme pss"));
+        }
     }
     Ok(())
 }

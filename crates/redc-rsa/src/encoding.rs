@@ -27,6 +27,7 @@
 //! LF line endings and 64-column lines, as OpenSSL writes it.
 
 use crate::error::{Error, Result};
+use crate::pss_key::{KeyAlgorithm, RSASSA_PSS_OID};
 use crate::{Num, RsaPrivateKey, RsaPublicKey};
 use der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, UintRef};
 use der::pem::LineEnding;
@@ -273,6 +274,7 @@ impl RsaPrivateKey {
     ///
     /// [`Error::Encoding`] if the DER encoder fails.
     pub fn to_pkcs1_der(&self) -> Result<Zeroizing<Vec<u8>>> {
+        pkcs1_holds(self.public_key().algorithm())?;
         Ok(pkcs1_private_doc(self)?.to_bytes())
     }
 
@@ -283,11 +285,13 @@ impl RsaPrivateKey {
     ///
     /// [`Error::Encoding`] if the encoder fails.
     pub fn to_pkcs1_pem(&self) -> Result<Zeroizing<String>> {
+        pkcs1_holds(self.public_key().algorithm())?;
         secret_pem(&pkcs1_private_doc(self)?, PEM_LABEL_PKCS1_PRIVATE)
     }
 
-    /// Writes the key as a PKCS#8 `PrivateKeyInfo` (DER; `rsaEncryption`,
-    /// NULL parameters, version 0).
+    /// Writes the key as a PKCS#8 `PrivateKeyInfo` (DER; `rsaEncryption`
+    /// with NULL parameters, or `id-RSASSA-PSS` with the key's parameters;
+    /// version 0).
     ///
     /// # Errors
     ///
@@ -410,6 +414,7 @@ impl RsaPublicKey {
     ///
     /// [`Error::Encoding`] if the encoder fails.
     pub fn to_pkcs1_der(&self) -> Result<Vec<u8>> {
+        pkcs1_holds(self.algorithm())?;
         Ok(pkcs1_public_doc(self)?.into_vec())
     }
 
@@ -419,6 +424,7 @@ impl RsaPublicKey {
     ///
     /// [`Error::Encoding`] if the encoder fails.
     pub fn to_pkcs1_pem(&self) -> Result<String> {
+        pkcs1_holds(self.algorithm())?;
         pem_string(pkcs1_public_doc(self)?.as_bytes(), PEM_LABEL_PKCS1_PUBLIC)
     }
 }
@@ -600,8 +606,8 @@ fn public_from_pkcs1_der(der: &[u8]) -> Result<RsaPublicKey> {
 }
 
 /// The keys of other algorithms a user may hand over, by their
-/// `AlgorithmIdentifier` (RFC 8410, RFC 5480, RFC 3279, RFC 4055, PKCS#3).
-const OTHER_KEYS: [(&str, &str); 9] = [
+/// `AlgorithmIdentifier` (RFC 8410, RFC 5480, RFC 3279, PKCS#3).
+const OTHER_KEYS: [(&str, &str); 8] = [
     ("1.3.101.112", "an Ed25519 key"),
     ("1.3.101.113", "an Ed448 key"),
     ("1.3.101.110", "an X25519 key"),
@@ -610,15 +616,19 @@ const OTHER_KEYS: [(&str, &str); 9] = [
     ("1.2.840.10040.4.1", "a DSA key"),
     ("1.2.840.113549.1.3.1", "a Diffie-Hellman key (PKCS#3)"),
     ("1.2.840.10046.2.1", "a Diffie-Hellman key (X9.42)"),
-    (
-        "1.2.840.113549.1.1.10",
-        "an RSASSA-PSS-restricted key (only rsaEncryption RSA keys are supported)",
-    ),
 ];
 
-/// Accepts `rsaEncryption` with NULL (or absent) parameters; any other
-/// algorithm is named when it is a known one.
-fn check_rsa_algorithm(alg: &AlgorithmIdentifierRef<'_>, what: &str) -> Result<()> {
+/// The algorithm of an RSA key's `AlgorithmIdentifier`: `rsaEncryption`
+/// with NULL (or absent) parameters, or `id-RSASSA-PSS` with its
+/// parameters ([`crate::pss_key`]); any other algorithm is named when it
+/// is a known one.
+fn key_algorithm(alg: &AlgorithmIdentifierRef<'_>, what: &str) -> Result<KeyAlgorithm> {
+    if alg.oid == RSASSA_PSS_OID {
+        return KeyAlgorithm::pss_from_params(alg.parameters).map_err(|e| match e {
+            Error::Encoding(m) => Error::Encoding(format!("{what}: {m}")),
+            other => other,
+        });
+    }
     if alg.oid != RSA_ENCRYPTION_OID {
         let oid = alg.oid.to_string();
         return Err(Error::Encoding(match OTHER_KEYS.iter().find(|(o, _)| *o == oid) {
@@ -627,8 +637,8 @@ fn check_rsa_algorithm(alg: &AlgorithmIdentifierRef<'_>, what: &str) -> Result<(
         }));
     }
     match alg.parameters {
-        None => Ok(()),
-        Some(params) if params.is_null() => Ok(()),
+        None => Ok(KeyAlgorithm::Rsa),
+        Some(params) if params.is_null() => Ok(KeyAlgorithm::Rsa),
         Some(_) => Err(Error::Encoding(format!(
             "{what}: rsaEncryption parameters must be NULL"
         ))),
@@ -636,10 +646,10 @@ fn check_rsa_algorithm(alg: &AlgorithmIdentifierRef<'_>, what: &str) -> Result<(
 }
 
 fn private_from_pkcs8(info: &PrivateKeyInfo<'_>) -> Result<RsaPrivateKey> {
-    check_rsa_algorithm(&info.algorithm, "PKCS#8 PrivateKeyInfo")?;
+    let algorithm = key_algorithm(&info.algorithm, "PKCS#8 PrivateKeyInfo")?;
     let key = pkcs1::RsaPrivateKey::from_der(info.private_key)
         .map_err(|e| decoding("PKCS#8 PrivateKeyInfo: the RSAPrivateKey inside", info.private_key, e))?;
-    private_from_pkcs1(&key)
+    private_from_pkcs1(&key).map(|k| k.with_algorithm(algorithm))
 }
 
 /// Refuses PBES1 and KDF parameters that would cost unbounded time or
@@ -785,14 +795,14 @@ fn private_from_pkcs1(k: &pkcs1::RsaPrivateKey<'_>) -> Result<RsaPrivateKey> {
 }
 
 fn public_from_spki(spki: &SubjectPublicKeyInfoRef<'_>) -> Result<RsaPublicKey> {
-    check_rsa_algorithm(&spki.algorithm, "SubjectPublicKeyInfo")?;
+    let algorithm = key_algorithm(&spki.algorithm, "SubjectPublicKeyInfo")?;
     let bytes = spki
         .subject_public_key
         .as_bytes()
         .ok_or_else(|| Error::Encoding("SubjectPublicKeyInfo: the key BIT STRING has unused bits".into()))?;
     let key = pkcs1::RsaPublicKey::from_der(bytes)
         .map_err(|e| decoding("SubjectPublicKeyInfo: the RSAPublicKey inside", bytes, e))?;
-    public_from_pkcs1(&key)
+    public_from_pkcs1(&key).map(|k| k.with_algorithm(algorithm))
 }
 
 fn public_from_pkcs1(k: &pkcs1::RsaPublicKey<'_>) -> Result<RsaPublicKey> {
@@ -878,12 +888,36 @@ fn decode_pem_labelled(bytes: &[u8], label: &str) -> Result<Zeroizing<Vec<u8>>> 
 // ---------------------------------------------------------------------------
 // Writing.
 
-/// `rsaEncryption` with NULL parameters.
-fn rsa_algorithm() -> AlgorithmIdentifierRef<'static> {
-    AlgorithmIdentifierRef {
-        oid: RSA_ENCRYPTION_OID,
-        parameters: Some(AnyRef::NULL),
+/// The `AlgorithmIdentifier` of a key of `algorithm` whose parameters'
+/// DER is `params` ([`KeyAlgorithm::pss_params_der`]): `rsaEncryption`
+/// with NULL parameters, or `id-RSASSA-PSS` with its own (absent for an
+/// unrestricted key).
+fn key_algorithm_id<'a>(algorithm: KeyAlgorithm, params: &'a Option<Vec<u8>>) -> Result<AlgorithmIdentifierRef<'a>> {
+    Ok(match algorithm {
+        KeyAlgorithm::Rsa => AlgorithmIdentifierRef {
+            oid: RSA_ENCRYPTION_OID,
+            parameters: Some(AnyRef::NULL),
+        },
+        KeyAlgorithm::Pss(_) => AlgorithmIdentifierRef {
+            oid: RSASSA_PSS_OID,
+            parameters: params
+                .as_deref()
+                .map(AnyRef::from_der)
+                .transpose()
+                .map_err(|e| encoding("RSASSA-PSS parameters", e))?,
+        },
+    })
+}
+
+/// PKCS#1 has no room for the key's algorithm: an RSASSA-PSS key is
+/// written as PKCS#8 or SPKI only.
+fn pkcs1_holds(algorithm: KeyAlgorithm) -> Result<()> {
+    if algorithm.is_pss() {
+        return Err(Error::Encoding(
+            "an RSASSA-PSS key cannot be written as PKCS#1 (which cannot say it is one): write PKCS#8 or SPKI".into(),
+        ));
     }
+    Ok(())
 }
 
 fn uint(bytes: &[u8]) -> Result<UintRef<'_>> {
@@ -933,7 +967,9 @@ fn pkcs1_private_doc(key: &RsaPrivateKey) -> Result<SecretDocument> {
 
 fn pkcs8_private_doc(key: &RsaPrivateKey) -> Result<SecretDocument> {
     let inner = pkcs1_private_doc(key)?;
-    let info = PrivateKeyInfo::new(rsa_algorithm(), inner.as_bytes());
+    let algorithm = key.public_key().algorithm();
+    let params = algorithm.pss_params_der()?;
+    let info = PrivateKeyInfo::new(key_algorithm_id(algorithm, &params)?, inner.as_bytes());
     SecretDocument::encode_msg(&info).map_err(|e| encoding("PKCS#8 PrivateKeyInfo", e))
 }
 
@@ -962,7 +998,9 @@ fn pkcs8_encrypted_doc(
     }
     .map_err(|e| Error::InvalidParameters(format!("PBES2: {e}")))?;
     let inner = pkcs1_private_doc(key)?;
-    PrivateKeyInfo::new(rsa_algorithm(), inner.as_bytes())
+    let algorithm = key.public_key().algorithm();
+    let algorithm_params = algorithm.pss_params_der()?;
+    PrivateKeyInfo::new(key_algorithm_id(algorithm, &algorithm_params)?, inner.as_bytes())
         .encrypt_with_params(params, password)
         .map_err(|e| encoding("PKCS#8 EncryptedPrivateKeyInfo", e))
 }
@@ -978,8 +1016,9 @@ fn pkcs1_public_doc(key: &RsaPublicKey) -> Result<Document> {
 
 fn spki_doc(key: &RsaPublicKey) -> Result<Document> {
     let inner = pkcs1_public_doc(key)?;
+    let params = key.algorithm().pss_params_der()?;
     let spki = SubjectPublicKeyInfoRef {
-        algorithm: rsa_algorithm(),
+        algorithm: key_algorithm_id(key.algorithm(), &params)?,
         subject_public_key: BitStringRef::from_bytes(inner.as_bytes())
             .map_err(|e| encoding("SubjectPublicKeyInfo", e))?,
     };

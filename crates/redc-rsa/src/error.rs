@@ -7,6 +7,11 @@ pub enum Error {
     /// A key whose numbers do not fit together (the message says which).
     #[error("inconsistent key: {0}")]
     InvalidKey(String),
+    /// A scheme the key's algorithm does not allow (an RSASSA-PSS key for
+    /// anything but PSS, or PSS outside its restriction): the message
+    /// says which.
+    #[error("key usage: {0}")]
+    KeyUsage(String),
     /// Key generation parameters out of range.
     #[error("invalid key parameters: {0}")]
     InvalidParameters(String),

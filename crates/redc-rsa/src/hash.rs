@@ -145,12 +145,11 @@ impl HashAlg {
         Ok(out)
     }
 
-    /// The DER prefix of the `DigestInfo` for EMSA-PKCS1-v1_5 (RFC 8017
-    /// §9.2 note 1, with the SHA-512/t and SHA-3 OIDs of NIST); `None` for
-    /// SHAKE, which PKCS#1 v1.5 does not use.
-    pub fn digest_info_prefix(self) -> Option<Vec<u8>> {
-        // SEQUENCE { SEQUENCE { OID, NULL }, OCTET STRING (hLen) }
-        let oid: &[u8] = match self {
+    /// The content of the hash's OBJECT IDENTIFIER (NIST's SHA-2 and SHA-3
+    /// arcs, and SHA-1's of OIW); `None` for SHAKE (RFC 8702 gives its
+    /// own, which PKCS#1 v1.5 and the PSS key parameters do not use).
+    pub fn oid_der(self) -> Option<&'static [u8]> {
+        Some(match self {
             HashAlg::Sha1 => &[0x2b, 0x0e, 0x03, 0x02, 0x1a],
             HashAlg::Sha224 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04],
             HashAlg::Sha256 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01],
@@ -163,7 +162,20 @@ impl HashAlg {
             HashAlg::Sha3_384 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x09],
             HashAlg::Sha3_512 => &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x0a],
             HashAlg::Shake128 | HashAlg::Shake256 => return None,
-        };
+        })
+    }
+
+    /// The hash whose OBJECT IDENTIFIER has the content `der` ([`HashAlg::oid_der`]).
+    pub fn from_oid_der(der: &[u8]) -> Option<Self> {
+        Self::ALL.into_iter().find(|h| h.oid_der() == Some(der))
+    }
+
+    /// The DER prefix of the `DigestInfo` for EMSA-PKCS1-v1_5 (RFC 8017
+    /// §9.2 note 1, with the SHA-512/t and SHA-3 OIDs of NIST); `None` for
+    /// SHAKE, which PKCS#1 v1.5 does not use.
+    pub fn digest_info_prefix(self) -> Option<Vec<u8>> {
+        // SEQUENCE { SEQUENCE { OID, NULL }, OCTET STRING (hLen) }
+        let oid = self.oid_der()?;
         let h = self.output_len() as u8;
         let alg_len = 2 + oid.len() as u8 + 2;
         let mut v = vec![0x30, 2 + alg_len + 2 + h, 0x30, alg_len, 0x06, oid.len() as u8];

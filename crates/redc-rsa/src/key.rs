@@ -16,6 +16,7 @@ use crate::Num;
 use crate::blinding::Blinding;
 use crate::error::{Error, Result};
 use crate::policy::SecurityLevel;
+use crate::pss_key::KeyAlgorithm;
 use redc::{Domain, Engine, EngineError, Prepared, Residue, SecretNat};
 use std::sync::{Arc, Mutex, PoisonError};
 use zeroize::Zeroizing;
@@ -91,6 +92,8 @@ pub struct RsaPublicKey {
     e: Num,
     /// What the key may be used for ([`crate::policy`]).
     level: SecurityLevel,
+    /// Which schemes may use it ([`crate::pss_key`]).
+    algorithm: KeyAlgorithm,
     domain: Domain<N>,
     /// `n` prepared for each engine used.
     prepared: EngineCache<Prepared>,
@@ -151,9 +154,24 @@ impl RsaPublicKey {
             n,
             e,
             level: SecurityLevel::DEFAULT,
+            algorithm: KeyAlgorithm::Rsa,
             domain,
             prepared: EngineCache::default(),
         })
+    }
+
+    /// Which schemes may use the key: any (`rsaEncryption`, the default)
+    /// or PSS only (`id-RSASSA-PSS`, as read from a key file of that
+    /// algorithm), restricted or not.
+    pub fn algorithm(&self) -> KeyAlgorithm {
+        self.algorithm
+    }
+
+    /// The key as a key of `algorithm` (e.g. an RSASSA-PSS key with a
+    /// restriction, to write as such).
+    pub fn with_algorithm(mut self, algorithm: KeyAlgorithm) -> Self {
+        self.algorithm = algorithm;
+        self
     }
 
     /// The key's security level ([`SecurityLevel::DEFAULT`] unless set):
@@ -437,6 +455,13 @@ impl RsaPrivateKey {
     /// public key too.
     pub fn with_security_level(mut self, level: SecurityLevel) -> Self {
         self.public.level = level;
+        self
+    }
+
+    /// The key as a key of `algorithm`, its public key too
+    /// ([`RsaPublicKey::with_algorithm`]).
+    pub fn with_algorithm(mut self, algorithm: KeyAlgorithm) -> Self {
+        self.public.algorithm = algorithm;
         self
     }
 

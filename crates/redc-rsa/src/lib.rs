@@ -65,6 +65,7 @@ pub mod pkcs1v15;
 pub mod policy;
 pub mod primitive;
 pub mod pss;
+pub mod pss_key;
 mod tail;
 pub mod weak;
 

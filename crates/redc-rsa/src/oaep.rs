@@ -49,6 +49,9 @@ pub fn encrypt_batch(
     msgs: &[&[u8]],
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
+    if let Err(e) = key.algorithm().check_not_pss("OAEP encryption") {
+        return fail_all(msgs.len(), &e);
+    }
     let k = key.size();
     let encode = |msg: &&[u8]| Ok(os2ip(&eme_encode(hash, mgf_hash, label, msg, k, &mut *rng)?));
     public_scheme(engine, key, msgs, encode, |_, c| Ok(i2osp(&c?, k)?.to_vec()))
@@ -84,7 +87,7 @@ pub fn decrypt_batch(
     cts: &[&[u8]],
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
-    if let Err(e) = check_hashes(hash, mgf_hash) {
+    if let Err(e) = check_hashes(hash, mgf_hash).and(key.public_key().algorithm().check_not_pss("OAEP decryption")) {
         return fail_all(cts.len(), &e);
     }
     // Step 1 (length), step 2 (RSADP), step 3: EME-OAEP decoding.

@@ -12,7 +12,9 @@
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
-use crate::primitive::{i2osp, os2ip, private_scheme, public_scheme, rsadp_bytes_batch, rsavp1_batch, single};
+use crate::primitive::{
+    fail_all, i2osp, os2ip, private_scheme, public_scheme, rsadp_bytes_batch, rsavp1_batch, single,
+};
 use crate::tail::tail;
 use rand_core::CryptoRngCore;
 use redc::engine::default_engine;
@@ -38,6 +40,9 @@ pub fn encrypt_batch(
     msgs: &[&[u8]],
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
+    if let Err(e) = key.algorithm().check_not_pss("PKCS#1 v1.5 encryption") {
+        return fail_all(msgs.len(), &e);
+    }
     let k = key.size();
     let encode = |msg: &&[u8]| {
         if msg.len() + 11 > k {
@@ -82,6 +87,9 @@ pub fn decrypt_batch(
     cts: &[&[u8]],
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+    if let Err(e) = key.public_key().algorithm().check_not_pss("PKCS#1 v1.5 decryption") {
+        return fail_all(cts.len(), &e);
+    }
     rsadp_bytes_batch(engine, key, cts, 11, rng, |ct, em| implicit_rejection(key, ct, &em))
 }
 
@@ -169,6 +177,9 @@ fn sign_digests(
     digests: &[Vec<u8>],
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
+    if let Err(e) = key.public_key().algorithm().check_not_pss("PKCS#1 v1.5 signatures") {
+        return fail_all(digests.len(), &e);
+    }
     let k = key.public_key().size();
     // EM starts with 0x00, so m < 256^(k-1) <= n.
     let encode = |digest: &Vec<u8>| Ok(os2ip(&emsa_encode(hash, digest, k)?));
@@ -216,6 +227,9 @@ pub fn verify_digest_batch(
 /// [`verify_digest`] for every `(digest, signature)`, as one batch on
 /// `engine`: steps 1–2 in [`rsavp1_batch`], then encode and compare.
 fn verify_digests(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(Vec<u8>, &[u8])]) -> Vec<Result<()>> {
+    if let Err(e) = key.algorithm().check_not_pss("PKCS#1 v1.5 signatures") {
+        return fail_all(items.len(), &e);
+    }
     let k = key.size();
     let check = |digest: &[u8]| emsa_encode(hash, digest, k).map(drop);
     let compare = |digest: &[u8], em: &[u8]| {

@@ -100,9 +100,14 @@ fn sign_digests(
     rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Vec<u8>>> {
     let public = key.public_key();
+    let algorithm = public.algorithm();
+    if let Err(e) = algorithm.check_pss(hash, mgf_hash, salt_len) {
+        return fail_all(digests.len(), &e);
+    }
     let k = public.size();
     let em_bits = public.bits() - 1;
-    let salt_len = salt_len.unwrap_or(hash.output_len());
+    // The hash's length, or a restricted key's salt length.
+    let salt_len = salt_len.unwrap_or(algorithm.default_salt(hash));
     // RFC 8017 §9.1.1 step 3 (the same for every item), before anything is
     // allocated for the salts.
     if em_bits.div_ceil(8) < hash.output_len().saturating_add(salt_len).saturating_add(2) {
@@ -202,9 +207,14 @@ fn verify_digests(
     salt_len: Option<usize>,
     items: &[(Vec<u8>, &[u8])],
 ) -> Vec<Result<()>> {
+    if let Err(e) = key.algorithm().check_pss(hash, mgf_hash, salt_len) {
+        return fail_all(items.len(), &e);
+    }
+    // A restricted key's signatures have at least its salt length.
+    let min_salt = key.algorithm().min_salt();
     let em_bits = key.bits() - 1;
     let check = |digest: &[u8]| check_params(hash, mgf_hash, digest);
-    let compare = |digest: &[u8], em: &[u8]| emsa_pss_verify(hash, mgf_hash, digest, em, em_bits, salt_len);
+    let compare = |digest: &[u8], em: &[u8]| verify_em(hash, mgf_hash, digest, em, em_bits, salt_len, min_salt);
     rsavp1_batch(engine, key, items, em_bits.div_ceil(8), check, compare)
 }
 
@@ -257,6 +267,20 @@ pub fn emsa_pss_verify(
     em_bits: usize,
     salt_len: Option<usize>,
 ) -> Result<()> {
+    verify_em(hash, mgf_hash, m_hash, em, em_bits, salt_len, 0)
+}
+
+/// [`emsa_pss_verify`] with a detected salt (`salt_len = None`) of at least
+/// `min_salt` bytes (an RSASSA-PSS key's restriction).
+fn verify_em(
+    hash: HashAlg,
+    mgf_hash: HashAlg,
+    m_hash: &[u8],
+    em: &[u8],
+    em_bits: usize,
+    salt_len: Option<usize>,
+    min_salt: usize,
+) -> Result<()> {
     check_params(hash, mgf_hash, m_hash)?;
     let h_len = hash.output_len();
     let em_len = em_bits.div_ceil(8);
@@ -286,7 +310,7 @@ pub fn emsa_pss_verify(
         _ => return Err(Error::Verification),
     };
     let s_len = db_len - sep - 1;
-    if salt_len.is_some_and(|want| want != s_len) {
+    if salt_len.is_some_and(|want| want != s_len) || s_len < min_salt {
         return Err(Error::Verification);
     }
     // Steps 11–14: recompute H' and compare.

@@ -18,7 +18,8 @@
 //! everything else derived from a secret stays undefined.
 //!
 //! The parent test generates the keys with `openssl genpkey` (RSA: 2048
-//! bits, 2049 bits, three primes of 3072 bits; an ffdhe2048 Diffie-Hellman
+//! bits, 2049 bits, three primes of 3072 bits, an RSASSA-PSS key restricted
+//! to SHA-256; an ffdhe2048 Diffie-Hellman
 //! key; a (2048, 256) DSA key: `redc-ffc`'s private paths, a
 //! dev-dependency here, are checked by the same harness), then runs this same test binary
 //! under `valgrind --tool=memcheck --error-exitcode=99` once per path (the
@@ -80,6 +81,7 @@ const PATHS: &[(&str, PathFn)] = &[
     ("blinding-chain-renewed", blinding_chain),
     ("private-batch", private_batch),
     ("sign-pss", sign_pss),
+    ("sign-rsassa-pss-key", sign_pss_key),
     ("sign-pkcs1v15", sign_pkcs1v15),
     ("decrypt-oaep", decrypt_oaep),
     ("decrypt-pkcs1v15-implicit-rejection", decrypt_pkcs1v15),
@@ -95,6 +97,8 @@ struct Keys {
     k2048: RsaPrivateKey,
     k2049: RsaPrivateKey,
     k3prime: RsaPrivateKey,
+    /// An RSASSA-PSS key (id-RSASSA-PSS, restricted to SHA-256, salt 32).
+    pss: RsaPrivateKey,
     dh: DhPrivateKey,
     dsa: DsaPrivateKey,
 }
@@ -155,6 +159,21 @@ fn private_batch(k: &Keys) {
     for (m, c) in rsa_private_batch(engine, key, &cs, &mut OsRng).into_iter().zip(&cs) {
         assert_eq!(&key.public_key().rsaep(&m.expect("batch").reveal()).expect("rsaep"), c);
     }
+}
+
+/// A restricted RSASSA-PSS key read from its PKCS#8 file signs with its
+/// own parameters (the restriction's checks read public values only).
+fn sign_pss_key(k: &Keys) {
+    let sig = pss::sign(&k.pss, HashAlg::Sha256, HashAlg::Sha256, None, b"message", &mut OsRng).expect("sign");
+    pss::verify(
+        k.pss.public_key(),
+        HashAlg::Sha256,
+        HashAlg::Sha256,
+        Some(32),
+        b"message",
+        &sig,
+    )
+    .expect("verify");
 }
 
 fn sign_pss(k: &Keys) {
@@ -357,6 +376,22 @@ fn keys_dir() -> TempDir {
         "-out",
         dsa.to_str().expect("utf-8 temp path"),
     ]);
+    let pss = dir.path("pss.pem");
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "RSA-PSS",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-pkeyopt",
+        "rsa_pss_keygen_md:sha256",
+        "-pkeyopt",
+        "rsa_pss_keygen_mgf1_md:sha256",
+        "-pkeyopt",
+        "rsa_pss_keygen_saltlen:32",
+        "-out",
+        pss.to_str().expect("utf-8 temp path"),
+    ]);
     for (name, bits, primes) in KEY_FILES {
         let path = dir.path(&format!("{name}.pem"));
         let p = path.to_str().expect("utf-8 temp path");
@@ -470,6 +505,7 @@ fn child() {
                 k2048: load(&dir, "k2048"),
                 k2049: load(&dir, "k2049"),
                 k3prime: load(&dir, "k3prime"),
+                pss: load(&dir, "pss"),
                 dh,
                 dsa,
             };
