@@ -38,7 +38,7 @@ pub(crate) enum Command {
     Keygen(KeygenArgs),
     /// Print the public key (SPKI PEM by default) of a private or public key file.
     Pubkey(PubkeyArgs),
-    /// Sign a file with an RSA key (RSASSA-PSS by default) or a DSA key (RFC 6979 nonce by
+    /// Sign a file with an RSA key (RSASSA-PSS by default) or a DSA key (hedged RFC 6979 nonce by
     /// default); the raw signature bytes, as `openssl dgst -sign` writes them.
     Sign(SignArgs),
     /// Verify a signature: exit status 0 if valid, 1 if not, 2 for bad input.
@@ -262,7 +262,11 @@ pub(crate) enum SigFormat {
 /// How a DSA signature's nonce is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum NonceArg {
-    /// RFC 6979: from the key and the message's hash.
+    /// RFC 6979 with fresh random bytes mixed in (its §3.6): a new nonce
+    /// every time, from the key and the hash even if the generator is weak.
+    Hedged,
+    /// RFC 6979: from the key and the message's hash (the same signature
+    /// every time; checked before release, about twice the time).
     Deterministic,
     /// From the operating system's random generator.
     Random,
@@ -273,7 +277,7 @@ pub(crate) enum NonceArg {
 pub(crate) struct SignArgs {
     #[command(flatten)]
     pub(crate) opts: SigOptions,
-    /// DSA only: the nonce k. [default: deterministic]
+    /// DSA only: the nonce k. [default: hedged]
     #[arg(long, value_enum)]
     pub(crate) nonce: Option<NonceArg>,
     /// Write the signature here (- for stdout, the default).
@@ -435,7 +439,7 @@ pub(crate) struct DsaBatchArgs {
     /// The signatures' encoding.
     #[arg(long, value_enum, default_value_t = SigFormat::Der)]
     pub(crate) sig_format: SigFormat,
-    /// Signing only: the nonce k. [default: deterministic]
+    /// Signing only: the nonce k. [default: hedged]
     #[arg(long, value_enum)]
     pub(crate) nonce: Option<NonceArg>,
     #[command(flatten)]

@@ -75,7 +75,8 @@ fn dsa_hash(name: &str, option: &str) -> anyhow::Result<HashAlg> {
 fn nonce(arg: Option<NonceArg>) -> Nonce {
     match arg {
         Some(NonceArg::Random) => Nonce::Random,
-        _ => Nonce::Deterministic,
+        Some(NonceArg::Deterministic) => Nonce::Deterministic,
+        Some(NonceArg::Hedged) | None => Nonce::Hedged,
     }
 }
 

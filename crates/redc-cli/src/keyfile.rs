@@ -242,10 +242,13 @@ pub(crate) fn to_hex(bytes: &[u8]) -> String {
 }
 
 /// An error of the finite-field layer as a command-line error: bad input
-/// (status 2) for everything but a failing random generator or engine.
+/// (status 2) for everything but a failing random generator or engine and
+/// a detected fault.
 pub(crate) fn ffc_error(context: &str, e: &redc_ffc::Error) -> anyhow::Error {
     match e {
-        redc_ffc::Error::Rng | redc_ffc::Error::Engine(_) => anyhow::anyhow!("{context}: {e}"),
+        redc_ffc::Error::Rng | redc_ffc::Error::Engine(_) | redc_ffc::Error::FaultDetected => {
+            anyhow::anyhow!("{context}: {e}")
+        }
         redc_ffc::Error::Policy(_) => anyhow::Error::new(BadInput(format!("{context}: {e} ({})", crate::policy::HINT))),
         _ => anyhow::Error::new(BadInput(format!("{context}: {e}"))),
     }

@@ -216,15 +216,36 @@ fn dsa_with_openssl_both_ways() {
         ),
         "Verification failure\n"
     );
-    // RFC 6979: the same signature twice; a random nonce: another.
-    let again = path("dsa-again.sig");
+    // RFC 6979: the same signature twice; hedged (the default) and random
+    // nonces: another each time.
+    let (det, again) = (path("dsa-det.sig"), path("dsa-again.sig"));
+    for out in [&det, &again] {
+        redc(
+            &[
+                "sign",
+                "--key",
+                &ours,
+                "--nonce",
+                "deterministic",
+                "-i",
+                &msg,
+                "-o",
+                out,
+            ],
+            0,
+        );
+    }
+    assert_eq!(std::fs::read(&det).unwrap(), std::fs::read(&again).unwrap());
+    for nonce in ["hedged", "random"] {
+        redc(&["sign", "--key", &ours, "--nonce", nonce, "-i", &msg, "-o", &again], 0);
+        assert_ne!(std::fs::read(&det).unwrap(), std::fs::read(&again).unwrap());
+    }
     redc(&["sign", "--key", &ours, "-i", &msg, "-o", &again], 0);
-    assert_eq!(std::fs::read(&sig).unwrap(), std::fs::read(&again).unwrap());
-    redc(
-        &["sign", "--key", &ours, "--nonce", "random", "-i", &msg, "-o", &again],
-        0,
+    assert_ne!(
+        std::fs::read(&sig).unwrap(),
+        std::fs::read(&again).unwrap(),
+        "hedged by default"
     );
-    assert_ne!(std::fs::read(&sig).unwrap(), std::fs::read(&again).unwrap());
 
     // openssl's key, redc's signature.
     let (params, theirs) = (path("dsa-params.pem"), path("dsa-theirs.pem"));
@@ -249,10 +270,12 @@ fn dsa_with_openssl_both_ways() {
     let ok = openssl(&["dgst", "-sha224", "-verify", &theirs_pub, "-signature", &sig, &msg]);
     assert_eq!(ok, b"Verified OK\n");
 
-    // The batches against the single commands.
+    // The batches against the single commands (RFC 6979: the same
+    // signatures).
     let messages = ["", "00", "6869", "ff".repeat(300).as_str()].map(String::from);
     let input: String = messages.iter().map(|m| format!("{{\"in\": \"{m}\"}}\n")).collect();
-    let out = common::run(&["dsa", "sign-batch", "--key", &ours], &input);
+    let det = ["--nonce", "deterministic"];
+    let out = common::run(&["dsa", "sign-batch", "--key", &ours, det[0], det[1]], &input);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let sigs = json_lines(&out.stdout);
     let mut verify_input = String::new();
@@ -266,7 +289,7 @@ fn dsa_with_openssl_both_ways() {
         )
         .unwrap();
         let single = path(&format!("batch-{i}.sig"));
-        redc(&["sign", "--key", &ours, "-i", &file, "-o", &single], 0);
+        redc(&["sign", "--key", &ours, det[0], det[1], "-i", &file, "-o", &single], 0);
         assert_eq!(s["sig"], hex(&std::fs::read(&single).unwrap()), "line {i}");
         verify_input += &format!("{{\"in\": \"{m}\", \"sig\": {}}}\n", s["sig"]);
         verify_input += &format!("{{\"in\": \"{m}ab\", \"sig\": {}}}\n", s["sig"]);

@@ -6,6 +6,14 @@
 //!
 //! The subgroup check of a safe-prime group is the Legendre symbol `(y/p)`
 //! ([`crate::jacobi`]), equal to `y^q mod p` by Euler's criterion.
+//!
+//! Against faults: the base the exponentiation was given is compared with
+//! the checked peer value afterwards (a value moved out of the subgroup
+//! between the check and the exponentiation would make `Z`'s Euler
+//! criterion `(-1)^x`, the exponent's lowest bit); `Z = 1` is refused. A
+//! fault in `Z` itself changes only `Z`, which the peer computes anyway. A
+//! fault inside the exponentiation is not checked for: a check would cost
+//! a second exponentiation (`Z^q` is a full-length one in these groups).
 
 use crate::error::{Error, Result};
 use crate::jacobi::jacobi;
@@ -14,6 +22,7 @@ use rand_core::CryptoRngCore;
 use rayon::prelude::*;
 use redc::secret::declassify;
 use redc::{Engine, PowJob, SecretNat};
+use redc_rsa::fault::{self, Stage};
 use redc_rsa::policy::SecurityLevel;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
@@ -213,7 +222,7 @@ pub fn derive_batch(engine: &Engine, items: &[(&DhPrivateKey, &Num)]) -> Vec<Res
     groups.sort_by_key(|g| g.name());
     groups.dedup();
     let prepared: Vec<_> = groups.iter().map(|g| g.params().p.prepare(engine)).collect();
-    let bases: Vec<Result<SecretNat>> = items
+    let mut bases: Vec<Result<SecretNat>> = items
         .par_iter()
         .map(|(key, y)| {
             crate::check_level(key.level, "Diffie-Hellman", key.group().bits())?;
@@ -225,6 +234,14 @@ pub fn derive_batch(engine: &Engine, items: &[(&DhPrivateKey, &Num)]) -> Vec<Res
                 .ok_or(Error::InvalidPeer("not below p - 1"))
         })
         .collect();
+    // (A test's fault is armed on this thread.)
+    for (slot, base) in bases.iter_mut().enumerate() {
+        if let Ok(b) = base
+            && fault::strikes(Stage::DhBase, slot)
+        {
+            *b = fault::flip(b);
+        }
+    }
     let (slots, jobs): (Vec<usize>, Vec<PowJob<'_>>) = bases
         .iter()
         .enumerate()
@@ -246,12 +263,27 @@ pub fn derive_batch(engine: &Engine, items: &[(&DhPrivateKey, &Num)]) -> Vec<Res
     let outputs = engine.pow(&jobs);
     drop(jobs);
     let mut results: Vec<Result<Zeroizing<Vec<u8>>>> = bases
-        .into_iter()
-        .map(|b| b.map(|_| Zeroizing::new(Vec::new())))
+        .iter()
+        .map(|b| b.as_ref().map(|_| Zeroizing::new(Vec::new())).map_err(Clone::clone))
         .collect();
+    let skipped = fault::checks_skipped();
     for (slot, z) in slots.into_iter().zip(outputs) {
-        let len = items[slot].0.group().params().p.byte_len();
+        let p = &items[slot].0.group().params().p;
+        let len = p.byte_len();
+        // The base the exponentiation was given must still be the peer
+        // value that was checked: a fault in between could have moved it
+        // out of the subgroup (and `Z` would then show `x mod 2`).
+        let base_kept = bases[slot]
+            .as_ref()
+            .is_ok_and(|b| p.base(items[slot].1).is_some_and(|y| declassify(y.ct_eq(b))));
+        let z = z.map(|z| match fault::strikes(Stage::DhResult, slot) {
+            true => fault::flip(&z),
+            false => z,
+        });
         results[slot] = z.map_err(Error::from).and_then(|z| {
+            if !(skipped || base_kept) {
+                return Err(Error::FaultDetected);
+            }
             // Z = 1 cannot follow from a checked y and x in [1, q - 1]; it
             // would mean a fault, and is refused (§5.7.1.1 step 2).
             let one = SecretNat::from_limbs(vec![1]);
@@ -261,5 +293,6 @@ pub fn derive_batch(engine: &Engine, items: &[(&DhPrivateKey, &Num)]) -> Vec<Res
             z.to_be_bytes(len).ok_or(Error::Rng)
         });
     }
+    fault::disarm();
     results
 }

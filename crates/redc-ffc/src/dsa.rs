@@ -9,8 +9,10 @@
 //! | `dsa/nonce.rs` | RFC 6979 §3.2's deterministic nonce, and the random one of B.2.2 |
 //! | `dsa/signature.rs` | `(r, s)` in DER and in IEEE P1363 form |
 //! | `dsa/sign.rs` | signing, batched |
+//! | `dsa/check.rs` | the check of a deterministic signature before release |
 //! | `dsa/verify.rs` | verification, batched |
 
+mod check;
 mod fixed_base;
 mod generate;
 mod nonce;

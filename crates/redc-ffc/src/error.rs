@@ -28,6 +28,10 @@ pub enum Error {
     /// A group name or (L, N) pair that is not offered.
     #[error("unsupported: {0}")]
     Unsupported(String),
+    /// A check before release found a wrong result (a fault in the
+    /// computation, redc-rsa's `FaultDetected`): nothing was released.
+    #[error("fault detected: the result failed its check and was not released")]
+    FaultDetected,
     /// The operating system's random generator failed.
     #[error("random number generator failed")]
     Rng,

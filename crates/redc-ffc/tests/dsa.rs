@@ -125,6 +125,7 @@ fn signatures_verify_with_num_bigint_and_tampering_is_caught() {
         (HashAlg::Sha256, Nonce::Deterministic),
         (HashAlg::Sha1, Nonce::Deterministic),
         (HashAlg::Sha512, Nonce::Random),
+        (HashAlg::Sha384, Nonce::Hedged),
     ] {
         let digest = hash.digest(b"redc");
         let sig = key.sign_digest(hash, &digest, nonce, &mut OsRng).unwrap();

@@ -9,16 +9,17 @@
 //! reads both candidates and branches on neither. Only publicly checkable
 //! conditions (ciphertext length, `c >= n`) and faults are errors.
 
+use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::primitive::{
-    fail_all, i2osp, os2ip, private_scheme, public_scheme, rsadp_bytes_batch, rsavp1_batch, single,
+    fail_all, i2osp, os2ip, public_scheme, rsadp_bytes_batch, rsavp1_batch, signature_scheme, single,
 };
 use crate::tail::tail;
 use rand_core::CryptoRngCore;
+use redc::Engine;
 use redc::engine::default_engine;
-use redc::{Engine, SecretNat};
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroizing;
@@ -183,9 +184,15 @@ fn sign_digests(
     let k = key.public_key().size();
     // EM starts with 0x00, so m < 256^(k-1) <= n.
     let encode = |digest: &Vec<u8>| Ok(os2ip(&emsa_encode(hash, digest, k)?));
-    // The signature leaves the private path: public from here on.
-    let finish = |_: &Vec<u8>, s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
-    private_scheme(engine, key, digests, rng, encode, finish)
+    // Encoded again and compared: a transient fault does not strike twice.
+    let recheck = |digest: &Vec<u8>, em: &Num| {
+        if encode(digest)? == *em {
+            Ok(())
+        } else {
+            Err(Error::FaultDetected)
+        }
+    };
+    signature_scheme(engine, key, digests, rng, encode, recheck)
 }
 
 /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2): recompute the encoding of

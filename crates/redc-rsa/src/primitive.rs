@@ -15,6 +15,7 @@ pub(crate) mod private;
 use crate::Num;
 use crate::crt::CrtMode;
 use crate::error::{Error, Result};
+use crate::fault::{self, Stage};
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use rand_core::CryptoRngCore;
 use rayon::prelude::*;
@@ -137,6 +138,51 @@ pub(crate) fn private_scheme<T: Sync, U: Send>(
     let reps = items.par_iter().map(&encode).collect();
     let answers = on_ok(reps, |cs: Vec<Num>| rsa_private_batch(engine, key, &cs, rng));
     items.par_iter().zip(answers).map(|(item, a)| finish(item, a)).collect()
+}
+
+/// [`private_scheme`] for a signature scheme (RSASSA-PSS, RSASSA-PKCS1-v1_5):
+/// `encode` each item to its representative `EM`, sign them as one batch,
+/// then `recheck` each representative that was signed against its item
+/// before the signature (`k` bytes) is released. The e-check in the
+/// private operation shows `s^e = EM'` for the `EM'` it was given; the
+/// recheck shows that `EM'` encodes the item's digest, so a fault in the
+/// encoding, or in `EM` on its way to the private operation, is
+/// [`Error::FaultDetected`] instead of a valid signature of something else.
+/// Both are public (anyone computes `s^e`); the recheck costs a PSS
+/// verification's hashing or a second PKCS#1 v1.5 encoding.
+pub(crate) fn signature_scheme<T: Sync>(
+    engine: &Engine,
+    key: &RsaPrivateKey,
+    items: &[T],
+    rng: &mut impl CryptoRngCore,
+    encode: impl Fn(&T) -> Result<Num> + Sync,
+    recheck: impl Fn(&T, &Num) -> Result<()> + Sync,
+) -> Vec<Result<Vec<u8>>> {
+    let k = key.public_key().size();
+    let mut reps: Vec<Result<Num>> = items.par_iter().map(&encode).collect();
+    // (A test's fault is armed on this thread.)
+    for (slot, rep) in reps.iter_mut().enumerate() {
+        if let Ok(em) = rep
+            && fault::strikes(Stage::Encoding, slot)
+        {
+            *em = fault::flip_public(em);
+        }
+    }
+    let skipped = fault::checks_skipped();
+    let answers = on_ok(reps.clone(), |cs| rsa_private_batch(engine, key, &cs, rng));
+    items
+        .par_iter()
+        .zip(reps)
+        .zip(answers)
+        .map(|((item, rep), s)| {
+            // The signature leaves the private path: public from here on.
+            let s = s?.into_revealed();
+            if !skipped {
+                recheck(item, &rep?).map_err(|_| Error::FaultDetected)?;
+            }
+            Ok(i2osp(&s, k)?.to_vec())
+        })
+        .collect()
 }
 
 /// The batch form of a public-key scheme (encryption, verification) on

@@ -6,14 +6,15 @@
 //! length is `1 mod 8`, `EM` is one byte shorter than the modulus, and the
 //! leftmost `8·emLen - emBits` bits of `EM` are always cleared.
 
+use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
-use crate::primitive::{fail_all, i2osp, os2ip, private_scheme, rsavp1_batch, single};
+use crate::primitive::{fail_all, i2osp, os2ip, rsavp1_batch, signature_scheme, single};
 use rand_core::CryptoRngCore;
+use redc::Engine;
 use redc::engine::default_engine;
-use redc::{Engine, SecretNat};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
@@ -104,7 +105,6 @@ fn sign_digests(
     if let Err(e) = algorithm.check_pss(hash, mgf_hash, salt_len) {
         return fail_all(digests.len(), &e);
     }
-    let k = public.size();
     let em_bits = public.bits() - 1;
     // The hash's length, or a restricted key's salt length.
     let salt_len = salt_len.unwrap_or(algorithm.default_salt(hash));
@@ -127,9 +127,13 @@ fn sign_digests(
     // emBits < modBits, so m < 2^(modBits-1) <= n.
     let encode =
         |(digest, salt): &(&Vec<u8>, &[u8])| Ok(os2ip(&emsa_pss_encode(hash, mgf_hash, digest, salt, em_bits)?));
-    // The signature leaves the private path: public from here on.
-    let finish = |_: &(&Vec<u8>, &[u8]), s: Result<SecretNat>| Ok(i2osp(&s?.into_revealed(), k)?.to_vec());
-    private_scheme(engine, key, &items, rng, encode, finish)
+    // EMSA-PSS-VERIFY of the representative against the digest, with this
+    // salt length: another computation than the encoding's.
+    let recheck = |(digest, _): &(&Vec<u8>, &[u8]), em: &Num| {
+        let em = i2osp(em, em_bits.div_ceil(8))?;
+        verify_em(hash, mgf_hash, digest, &em, em_bits, Some(salt_len), 0)
+    };
+    signature_scheme(engine, key, &items, rng, encode, recheck)
 }
 
 /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) of `msg`; `salt_len` is the

@@ -90,6 +90,7 @@ const PATHS: &[(&str, PathFn)] = &[
     ("dh-derive-batch", dh_derive_batch),
     ("dsa-sign-rfc6979", |k| dsa_sign(k, Nonce::Deterministic)),
     ("dsa-sign-random", |k| dsa_sign(k, Nonce::Random)),
+    ("dsa-sign-hedged", |k| dsa_sign(k, Nonce::Hedged)),
 ];
 
 /// The keys every child loads (inside Valgrind: loading is checked too).

@@ -1,6 +1,6 @@
 //! Faults injected into the private operation (feature `fault-injection`;
-//! `.ci/run` runs `cargo test -p redc-rsa --features fault-injection --test
-//! faults`): one CRT half, Garner's recombination, the blinding factor
+//! `.ci/run` runs `REDC_FAULT_TESTS=1 cargo test --release -p redc-rsa
+//! --features fault-injection --test faults`, a release build): one CRT half, Garner's recombination, the blinding factor
 //! `r^-1`, and the e-check's own input (flipped, or a near miss that only a
 //! comparison of all of `c` rejects), each in the first, a middle and the
 //! last slot of batches of one and of five, with fresh and with chained
@@ -11,9 +11,16 @@
 //! fault names a slot of the batch (an input out of range keeps its place)
 //! and never outlives its batch.
 //!
+//! A signature's encoded message, struck before the private operation
+//! (which the e-check cannot see: it checks against the input it was
+//! given), is caught by the schemes' recheck of the representative against
+//! the digest, in single signatures and in every slot of a batch.
+//!
 //! And why it matters: the refused value of a faulty CRT half, had it been
 //! released as a signature `s`, factors `n` by `gcd(s^e - m, n)` (Boneh,
-//! DeMillo and Lipton, 1997).
+//! DeMillo and Lipton, 1997). With the checks switched off
+//! (`fault::skip_checks`), every fault of these tests goes through: the
+//! tests fail without the checks, and the released signature factors `n`.
 
 #![allow(clippy::print_stderr)] // names the backends a CPU without IFMA skips
 
@@ -132,6 +139,89 @@ fn single_operations_release_nothing_faulty() {
         let m = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &ct, &mut OsRng).unwrap();
         assert_eq!(&m[..], b"secret");
     }
+}
+
+/// A fault in a signature's encoded message, before the private operation,
+/// is caught by the recheck against the digest: in a single PSS or PKCS#1
+/// v1.5 signature, and in the first, a middle and the last slot of a batch
+/// (the others signed and valid).
+#[test]
+fn a_fault_in_the_encoding_is_caught() {
+    let key = &key(2048);
+    let public = key.public_key();
+    let engine = redc::engine::default_engine();
+    let (sha, msg) = (HashAlg::Sha256, b"message");
+    fault::arm(Stage::Encoding, 0);
+    assert_eq!(
+        pss::sign(key, sha, sha, None, msg, &mut OsRng).err(),
+        Some(Error::FaultDetected)
+    );
+    fault::arm(Stage::Encoding, 0);
+    assert_eq!(
+        pkcs1v15::sign(key, sha, msg, &mut OsRng).err(),
+        Some(Error::FaultDetected)
+    );
+    let msgs: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 40]).collect();
+    let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+    for victim in [0, 2, 4] {
+        fault::arm(Stage::Encoding, victim);
+        let sigs = pss::sign_batch(engine, key, sha, sha, None, &refs, &mut OsRng);
+        fault::arm(Stage::Encoding, victim);
+        let v15 = pkcs1v15::sign_batch(engine, key, sha, &refs, &mut OsRng);
+        for (i, (s, t)) in sigs.iter().zip(&v15).enumerate() {
+            if i == victim {
+                assert_eq!(s.as_ref().err(), Some(&Error::FaultDetected), "PSS slot {i}");
+                assert_eq!(t.as_ref().err(), Some(&Error::FaultDetected), "v1.5 slot {i}");
+            } else {
+                pss::verify(public, sha, sha, None, refs[i], s.as_ref().unwrap()).unwrap();
+                pkcs1v15::verify(public, sha, refs[i], t.as_ref().unwrap()).unwrap();
+            }
+        }
+    }
+}
+
+/// With the checks switched off, every fault of these tests is released:
+/// each stage gives a signature that does not verify (so the tests above
+/// fail without the checks), and the faulty CRT half's signature factors
+/// `n` with one gcd.
+#[test]
+fn without_the_checks_every_fault_is_released() {
+    let key = &key(2048);
+    let public = key.public_key();
+    let (sha, msg) = (HashAlg::Sha256, b"message");
+    fault::skip_checks(true);
+    for stage in STAGES.into_iter().chain([Stage::Encoding]) {
+        fault::arm(stage, 0);
+        let sig = pkcs1v15::sign(key, sha, msg, &mut OsRng).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+        assert_eq!(
+            pkcs1v15::verify(public, sha, msg, &sig),
+            Err(Error::Verification),
+            "{stage:?}: released, and wrong"
+        );
+        fault::arm(stage, 0);
+        let sig = pss::sign(key, sha, sha, None, msg, &mut OsRng).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+        assert_eq!(
+            pss::verify(public, sha, sha, None, msg, &sig),
+            Err(Error::Verification),
+            "{stage:?}"
+        );
+        if stage == Stage::Half {
+            let em = pkcs1v15::emsa_encode(sha, &sha.digest(msg), public.size()).unwrap();
+            fault::arm(stage, 0);
+            let s = BigUint::from_bytes_be(&pkcs1v15::sign(key, sha, msg, &mut OsRng).unwrap());
+            let (n, e, m) = (big(public.n()), big(public.e()), BigUint::from_bytes_be(&em));
+            let se = s.modpow(&e, &n);
+            let diff = if se >= m { se - &m } else { se + &n - &m };
+            assert_eq!(num_integer::Integer::gcd(&diff, &n), big(&key.primes()[1].reveal()));
+        }
+    }
+    fault::skip_checks(false);
+    assert!(fault::refused().is_empty(), "nothing refused with the checks off");
+    fault::arm(Stage::Encoding, 0);
+    assert_eq!(
+        pkcs1v15::sign(key, sha, msg, &mut OsRng).err(),
+        Some(Error::FaultDetected)
+    );
 }
 
 /// Why the check exists: the signature a fault in one CRT half would have

@@ -1,6 +1,8 @@
 //! The per-signature secret `k`: RFC 6979 §3.2's deterministic nonce
-//! (HMAC_DRBG keyed by `x` and the digest) or a random one (FIPS 186-4
-//! B.2.2, "testing candidates"). Both draw candidates until one lies in
+//! (HMAC_DRBG keyed by `x` and the digest), the same with 32 fresh random
+//! bytes as §3.6's additional data `k'` (hedged, as in the CFRG draft
+//! "deterministic nonce-based signatures with noise"), or a random one
+//! (FIPS 186-4 B.2.2, "testing candidates"). All draw candidates until one lies in
 //! `[1, q - 1]`, compared in constant time; only whether a candidate was
 //! taken is revealed.
 
@@ -18,8 +20,14 @@ use zeroize::Zeroizing;
 /// How `k` is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Nonce {
-    /// RFC 6979: from `x` and the digest, with HMAC of the message's hash.
+    /// RFC 6979 with 32 random bytes as the additional data of §3.6: a new
+    /// `k` for every signature (a fault in one gives nothing away), still
+    /// from `x` and the digest when the generator is weak. The default.
     #[default]
+    Hedged,
+    /// RFC 6979: from `x` and the digest, with HMAC of the message's hash
+    /// (the same signature every time; checked before release, which
+    /// costs about a verification).
     Deterministic,
     /// Uniform in `[1, q - 1]` from the caller's generator.
     Random,
@@ -86,8 +94,17 @@ fn bits2int(t: &[u8], qlen: usize) -> Zeroizing<Vec<u8>> {
 }
 
 impl Nonces {
-    /// The candidates for signing `digest` (made with `hash`) with `x`.
-    pub(super) fn new(nonce: Nonce, params: &DsaParams, hash: HashAlg, x: &SecretNat, digest: &[u8]) -> Result<Self> {
+    /// The candidates for signing `digest` (made with `hash`) with `x`;
+    /// `extra` is §3.6's additional data (a hedged nonce's random bytes,
+    /// empty for RFC 6979's own).
+    pub(super) fn new(
+        nonce: Nonce,
+        params: &DsaParams,
+        hash: HashAlg,
+        x: &SecretNat,
+        digest: &[u8],
+        extra: &[u8],
+    ) -> Result<Self> {
         if nonce == Nonce::Random {
             return Ok(Self::Random);
         }
@@ -101,9 +118,9 @@ impl Nonces {
         let hlen = hash.output_len();
         let v = Zeroizing::new(vec![1u8; hlen]);
         let k = Zeroizing::new(vec![0u8; hlen]);
-        let k = hmac(hash, &k, &[&v, &[0], &x, &h])?;
+        let k = hmac(hash, &k, &[&v, &[0], &x, &h, extra])?;
         let v = hmac(hash, &k, &[&v])?;
-        let k = hmac(hash, &k, &[&v, &[1], &x, &h])?;
+        let k = hmac(hash, &k, &[&v, &[1], &x, &h, extra])?;
         let v = hmac(hash, &k, &[&v])?;
         Ok(Self::Drbg { hash, k, v })
     }

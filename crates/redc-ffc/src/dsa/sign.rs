@@ -3,7 +3,10 @@
 //! constant-time path over `N` bits; `k^-1` is Fermat's `k^(q-2)` and the
 //! rest Montgomery products modulo `q`, all constant time in `x` and `k`.
 //! A batch signs many digests with one key: every `g^k` in one engine call.
+//! A signature made with a deterministic nonce is checked before release
+//! (module `check`: a fault there would give `x` away).
 
+use super::check;
 use super::nonce::Nonces;
 use super::{DsaParams, DsaPrivateKey, Nonce, Signature};
 use crate::error::{Error, Result};
@@ -12,6 +15,11 @@ use rand_core::CryptoRngCore;
 use rayon::prelude::*;
 use redc::secret::declassify;
 use redc::{Engine, PowJob, SecretNat};
+use redc_rsa::fault::{self, Stage};
+use zeroize::Zeroizing;
+
+/// The random bytes of a hedged nonce (RFC 6979 §3.6's `k'`).
+const HEDGE_BYTES: usize = 32;
 
 /// `g^k mod p` for each `k` (secrets below `2^N`), on the default engine.
 pub(super) fn g_pow(params: &DsaParams, ks: &[&SecretNat]) -> Vec<Result<SecretNat>> {
@@ -59,7 +67,7 @@ fn s_value(key: &DsaPrivateKey, k: &SecretNat, r: &Num, z: &Num) -> Option<Num> 
 }
 
 /// Signs each digest (made with `hash`) with `key`, in order: the nonces
-/// drawn (RFC 6979 or random), every `g^k` as one engine batch, then each
+/// drawn (RFC 6979, hedged or random), every `g^k` as one engine batch, then each
 /// `s` on every core. A candidate `k` giving `r = 0` or `s = 0` is replaced
 /// by the next one (RFC 6979 §3.4), in another batch.
 ///
@@ -79,20 +87,37 @@ pub fn sign_batch(
     if let Err(e) = crate::check_level(key.security_level(), "DSA signing", params.sizes().0) {
         return digests.iter().map(|_| Err(e.clone())).collect();
     }
+    // A hedged nonce's additional data, drawn in order in one call.
+    let extra_len = if nonce == Nonce::Hedged { HEDGE_BYTES } else { 0 };
+    let mut extra = Zeroizing::new(vec![0u8; extra_len * digests.len()]);
+    if rng.try_fill_bytes(&mut extra).is_err() {
+        return digests.iter().map(|_| Err(Error::Rng)).collect();
+    }
     let mut nonces: Vec<Result<Nonces>> = digests
         .par_iter()
-        .map(|digest| Nonces::new(nonce, params, hash, &key.x, digest))
+        .enumerate()
+        .map(|(i, digest)| {
+            let extra = &extra[i * extra_len..(i + 1) * extra_len];
+            Nonces::new(nonce, params, hash, &key.x, digest, extra)
+        })
         .collect();
     let mut results: Vec<Option<Result<Signature>>> = nonces
         .iter()
         .map(|n| n.as_ref().err().map(|e| Err(e.clone())))
         .collect();
+    // How many candidates each slot's nonce sequence has given.
+    let mut drawn = vec![0usize; digests.len()];
     while results.iter().any(Option::is_none) {
         let pending: Vec<usize> = (0..digests.len()).filter(|&i| results[i].is_none()).collect();
         let mut ks = Vec::with_capacity(pending.len());
         for &i in &pending {
             let Some(Ok(n)) = nonces.get_mut(i) else { continue };
-            ks.push(n.next(params, rng));
+            drawn[i] += 1;
+            // (A test's fault is armed on this thread.)
+            ks.push(n.next(params, rng).map(|k| match fault::strikes(Stage::DsaNonce, i) {
+                true => fault::flip(&k),
+                false => k,
+            }));
         }
         let refs: Vec<&SecretNat> = ks.iter().filter_map(|k| k.as_ref().ok()).collect();
         let mut powers = g_pow_on(engine, params, &refs).into_iter();
@@ -105,10 +130,13 @@ pub fn sign_batch(
             .map(|(&i, k)| {
                 let staged = match k {
                     Err(e) => Err(e.clone()),
-                    Ok(k) => powers
-                        .next()
-                        .unwrap_or(Err(Error::Rng))
-                        .map(|gk| (k, gk.into_revealed())),
+                    Ok(k) => powers.next().unwrap_or(Err(Error::Rng)).map(|gk| {
+                        let gk = match fault::strikes(Stage::DsaPower, i) {
+                            true => fault::flip(&gk),
+                            false => gk,
+                        };
+                        (k, gk.into_revealed())
+                    }),
                 };
                 (i, staged)
             })
@@ -123,13 +151,23 @@ pub fn sign_batch(
                 (i, outcome)
             })
             .collect();
-        for (i, outcome) in done {
+        for (i, mut outcome) in done {
+            if let Some(Ok(sig)) = &mut outcome
+                && fault::strikes(Stage::DsaS, i)
+            {
+                sig.s = fault::flip_public(&sig.s);
+            }
             if outcome.is_some() {
                 results[i] = outcome;
             }
         }
     }
-    results.into_iter().map(|r| r.unwrap_or(Err(Error::Rng))).collect()
+    let mut results: Vec<Result<Signature>> = results.into_iter().map(|r| r.unwrap_or(Err(Error::Rng))).collect();
+    if nonce == Nonce::Deterministic && !fault::checks_skipped() {
+        check::before_release(engine, key, hash, digests, &drawn, &mut results);
+    }
+    fault::disarm();
+    results
 }
 
 /// `r` and `s` from `g^k mod p`; `None` when either is 0 (retry with the

@@ -346,10 +346,11 @@ fn check(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>) -> Vec<Result<S
             }
         }
         let back = pow_e(engine, &n, public.e(), &ms.iter().map(|(_, m)| m).collect::<Vec<_>>());
+        let skipped = fault::checks_skipped();
         ms.into_iter()
             .zip(back)
             .map(|((op, m), back)| match back {
-                Ok(c) if declassify(c.ct_eq(&op.c)) => Ok((op, m)),
+                Ok(c) if skipped || declassify(c.ct_eq(&op.c)) => Ok((op, m)),
                 // A wrong result, or one not below n.
                 _ => {
                     fault::record_refused(&m);
