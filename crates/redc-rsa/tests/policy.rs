@@ -29,7 +29,10 @@ fn key_of(sizes: &[usize]) -> RsaPrivateKey {
             loop {
                 let mut bytes = vec![0u8; bits / 8];
                 rng.fill_bytes(&mut bytes);
-                bytes[0] |= 0xc0;
+                // The top four bits set: four such primes of 512 bits
+                // multiply to 2048 bits (with two bits, 1.5^4 < 8 lets the
+                // product fall to 2047 bits now and then).
+                bytes[0] |= 0xf0;
                 let last = bytes.len() - 1;
                 bytes[last] |= 1;
                 let p = Num::from_be_bytes(&bytes);
