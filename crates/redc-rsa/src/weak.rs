@@ -2,12 +2,14 @@
 //! generated), beside the consistency checks of [`crate::key`]:
 //!
 //! - a modulus with a prime factor below [`TRIAL_BOUND`] (`2^20`, 82,024 odd
-//!   primes) is refused: found as `gcd(n, P)`, `P` their product, kept as
-//!   chunks just below `n`'s size (made once per digit count) and
-//!   multiplied together modulo `n` by one Montgomery product each (the
-//!   powers of `R^-1` this leaves do not change the gcd), the chunks split
-//!   over the cores (measured here, 2-core Zen 4: about 1.3 ms of products
-//!   for a 2048-bit modulus);
+//!   primes) is refused: found as `gcd(n, P mod n)`, `P` their product,
+//!   kept as 46 pieces (made once, about 10 ms with the sieve), each
+//!   reduced modulo `n` by Montgomery's reduction over all its digits on
+//!   every core (the powers of `R^-1` this leaves do not change the gcd),
+//!   then one binary gcd. Measured on a 2-core Zen 3 (a loaded KVM guest,
+//!   five runs of 300 checks each, median): 0.69 ms for a 2048-bit
+//!   modulus, against 1.01 ms with the former Montgomery product per
+//!   chunk below `n`'s size;
 //! - a modulus that is prime (Fermat's test to base 2, which every prime
 //!   passes: a prime modulus makes `d` computable from `e`) or a perfect
 //!   power `m^k` (`p^2` among them) is refused: `k`-th power residue tests
@@ -40,7 +42,7 @@ use crate::Num;
 use crate::error::{Error, Result};
 use rayon::prelude::*;
 use redc::{Domain, SecretNat};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
 use subtle::ConstantTimeEq;
 
 /// Moduli with a prime factor below this bound are refused.
@@ -63,39 +65,64 @@ fn small_primes() -> &'static [u64] {
     })
 }
 
-/// The product of [`small_primes`] as chunks of at most `s - 1` digits
-/// (each below any modulus of `s` digits), made once per `s`.
-fn chunks(s: usize) -> Arc<Vec<SecretNat>> {
-    static CHUNKS: Mutex<Vec<(usize, Arc<Vec<SecretNat>>)>> = Mutex::new(Vec::new());
-    let mut made = CHUNKS.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((_, c)) = made.iter().find(|(len, _)| *len == s) {
-        return Arc::clone(c);
-    }
-    let limit = 64 * (s - 1);
-    let mut out = Vec::new();
-    let mut current = Num::one();
-    for &p in small_primes() {
-        let next = current.mul(&Num::from_u64(p));
-        if next.bits() > limit {
-            out.extend(SecretNat::from_nat(&current, s));
-            current = Num::from_u64(p);
-        } else {
-            current = next;
+/// The product of [`small_primes`] in pieces of at most [`PIECE_WORDS`]
+/// digits' worth of primes each (46 of them), made once on every core:
+/// the primes packed three to a 64-bit word, each piece the product of its
+/// words.
+fn pieces() -> &'static [Num] {
+    static PIECES: OnceLock<Vec<Num>> = OnceLock::new();
+    PIECES.get_or_init(|| {
+        let mut words = Vec::new();
+        let mut word = 1u64;
+        for &p in small_primes() {
+            match word.checked_mul(p) {
+                Some(w) => word = w,
+                None => {
+                    words.push(word);
+                    word = p;
+                }
+            }
         }
-    }
-    out.extend(SecretNat::from_nat(&current, s));
-    let out = Arc::new(out);
-    made.push((s, Arc::clone(&out)));
-    out
+        words.push(word);
+        words
+            .par_chunks(PIECE_WORDS)
+            .map(|ws| {
+                // The running product, multiplied by each word in place.
+                let mut digits = Vec::with_capacity(ws.len());
+                digits.push(1u64);
+                for &w in ws {
+                    let mut carry = 0u64;
+                    for d in &mut digits {
+                        let x = u128::from(*d) * u128::from(w) + u128::from(carry);
+                        *d = x as u64;
+                        carry = (x >> 64) as u64;
+                    }
+                    if carry != 0 {
+                        digits.push(carry);
+                    }
+                }
+                Num::from_digits(digits)
+            })
+            .collect()
+    })
 }
 
-/// The smallest odd prime factor of `n` below [`TRIAL_BOUND`], if any.
+/// Words of primes per piece: long pieces make the reduction cheap per
+/// digit (one Montgomery row) and few products to join them, short ones
+/// make them quick to build once.
+const PIECE_WORDS: usize = 600;
+
+/// The smallest odd prime factor of `n` below [`TRIAL_BOUND`], if any:
+/// `gcd(n, P mod n)` for `P` the product of the primes, each piece of `P`
+/// reduced modulo `n` by Montgomery's reduction over all its digits
+/// (`Domain::fold_public`, `s` multiply-adds a digit), the pieces on every
+/// core, their residues joined by Montgomery products (the powers of
+/// `R^-1` this leaves do not change the gcd), then one binary gcd.
 pub fn small_factor(n: &Num) -> Option<u64> {
-    let s = n.digits().len();
     let primes = small_primes();
     let divides = |p: u64| n.rem(&Num::from_u64(p)).is_some_and(|r| r.is_zero());
     // Below 8 digits (no RSA modulus), plain trial division.
-    if s < 8 {
+    if n.digits().len() < 8 {
         return primes
             .iter()
             .copied()
@@ -104,15 +131,12 @@ pub fn small_factor(n: &Num) -> Option<u64> {
     }
     enum Public {}
     let domain: Domain<Public> = Domain::public(n).ok()?;
-    let chunks = chunks(s);
-    let part = chunks.len().div_ceil(rayon::current_num_threads().max(1));
-    let product = |xs: &[SecretNat]| {
-        xs.iter()
-            .skip(1)
-            .try_fold(xs[0].clone(), |acc, c| domain.monpro(&acc, c))
-    };
-    let partial: Vec<SecretNat> = chunks.par_chunks(part.max(1)).filter_map(product).collect();
-    let g = n.gcd(&product(&partial)?.reveal());
+    let s = n.digits().len();
+    let product = pieces()
+        .par_iter()
+        .map(|piece| SecretNat::from_nat(&domain.fold_public(piece), s))
+        .reduce(|| SecretNat::from_nat(&Num::one(), s), |a, b| domain.monpro(&a?, &b?))?;
+    let g = n.gcd(&product.reveal());
     if g.is_one() {
         return None;
     }
@@ -232,16 +256,23 @@ mod tests {
         let primes = small_primes();
         assert_eq!(primes.len(), 82_024, "82,025 primes below 2^20, 2 excluded");
         assert_eq!((primes[0], primes[1], *primes.last().unwrap()), (3, 5, 1_048_573));
-        // The chunks of every size multiply to the same product.
-        let product = |s: usize| chunks(s).iter().fold(Num::one(), |acc, c| acc.mul(&c.reveal()));
-        let whole = product(8);
-        assert_eq!(product(32), whole);
-        let check = primes
-            .iter()
-            .take(100)
-            .fold(Num::one(), |acc, &p| acc.mul(&Num::from_u64(p)));
-        assert!(whole.rem(&check).unwrap().is_zero());
-        assert!(chunks(32).iter().all(|c| c.reveal().bits() <= 64 * 31));
+        // The pieces multiply to the product of the primes: divisible by
+        // each (the first hundred and the last), and as long as their sum
+        // of logarithms.
+        let whole = pieces().iter().fold(Num::one(), |acc, c| acc.mul(c));
+        for &p in primes.iter().take(100).chain(primes.last()) {
+            assert!(whole.rem(&Num::from_u64(p)).unwrap().is_zero(), "{p}");
+        }
+        let log2: f64 = primes.iter().map(|&p| (p as f64).log2()).sum();
+        assert!(
+            (whole.bits() as f64 - log2).abs() < 2.0,
+            "{} bits, {log2}",
+            whole.bits()
+        );
+        assert!(
+            pieces().iter().all(|c| c.digits().len() <= PIECE_WORDS),
+            "pieces of at most PIECE_WORDS digits"
+        );
     }
 
     #[test]

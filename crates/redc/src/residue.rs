@@ -179,6 +179,29 @@ impl<M> Domain<M> {
         })
     }
 
+    /// `x·R^-k mod m` for a public `x` of `k` blocks of `s` digits (the
+    /// last one short, `k >= 1`), fully reduced: Montgomery's reduction
+    /// (000 Fig. 3 b) run over every digit of `x`, from the lowest block,
+    /// into one accumulator, `acc := (acc + block)·R^-1`. One reduction row
+    /// per digit, a quarter of [`Domain::enter`]'s work (two products per
+    /// block), for a caller the factor `R^-k` does not disturb: a gcd with
+    /// `m` (redc-rsa's check for small factors) or a test for zero.
+    /// Variable time in `x`'s length only.
+    pub fn fold_public(&self, x: &Nat<u64>) -> Nat<u64> {
+        let s = self.len();
+        let mut acc = vec![0u64; s];
+        with_size!(s, sz => {
+            let mut k = Scalar::new(sz, &self.c);
+            let mut block = vec![0u64; s];
+            for chunk in x.digits().chunks(s) {
+                block.fill(0);
+                block[..chunk.len()].copy_from_slice(chunk);
+                k.fold(&mut acc, &block);
+            }
+        });
+        Nat::from_digits(acc)
+    }
+
     /// The plain value `x·R^-1 mod m` (`MonPro(x, 1)`), fully reduced, in `s` digits.
     pub fn leave(&self, x: &Residue<M>) -> SecretNat {
         let mut d = x.d.to_vec();

@@ -38,3 +38,29 @@ fn monpro_is_a_b_r_inverse_mod_n() {
         }
     }
 }
+
+/// `Domain::fold_public` against num-bigint: `x·R^-k mod n` for `x` of
+/// `k` blocks (the last one short or full), every digit all ones, and
+/// empty; moduli with a full or a small top digit.
+#[test]
+fn fold_public_is_x_r_to_the_minus_k_mod_n() {
+    for (digits, seed) in [(1usize, 11u64), (2, 12), (8, 13), (32, 14), (33, 15)] {
+        for top in [64 * digits, 64 * digits - 37] {
+            let n = pseudo(top, seed) | BigUint::from(1u8) | (BigUint::from(1u8) << (top - 1));
+            let domain: Domain<Public> = Domain::public(&to_nat(&n)).unwrap();
+            let r_inv = (BigUint::from(1u8) << (64 * digits)).modinv(&n).unwrap();
+            for len in [0usize, 1, digits, digits + 1, 5 * digits, 7 * digits + 3] {
+                let all_ones = (BigUint::from(1u8) << (64 * len)) - BigUint::from(1u8);
+                for x in [pseudo(64 * len, seed + len as u64), all_ones] {
+                    let k = len.div_ceil(digits) as u32;
+                    let want = (&x * r_inv.modpow(&BigUint::from(k), &n)) % &n;
+                    assert_eq!(
+                        to_big(&domain.fold_public(&to_nat(&x))),
+                        want,
+                        "s = {digits}, len {len}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -298,6 +298,12 @@ proptest! {
         every_width!(check_gcd_inverse(&a, &m));
     }
 
+    /// Operands with a common factor (and its powers of two) of any size.
+    #[test]
+    fn gcd_of_multiples_agrees(a in arb_big(600), b in arb_big(600), g in arb_big(600)) {
+        every_width!(check_gcd_inverse(&(&a * &g), &(&b * &g)));
+    }
+
     #[test]
     fn bytes_agree(x in arb_big(MAX_BITS), pad in 0usize..12) {
         every_width!(check_bytes(&x, pad));

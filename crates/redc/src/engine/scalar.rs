@@ -227,6 +227,31 @@ mod tests {
         }
     }
 
+    /// `fold` of `acc < n` and any `block < R` on both kernels:
+    /// `(acc + block)·R^-1 mod n`, fully reduced.
+    #[test]
+    fn fold_reduces_the_sum_on_both_kernels() {
+        let rng = &mut Rng(7);
+        for s in [1, 2, 3, 5, 16, 17, 33] {
+            for n in moduli(s, rng) {
+                let ctx = consts(&n);
+                let r = BigUint::one() << (64 * s);
+                let r_inv = r.modinv(&n).unwrap();
+                for mut m in [Kernel64::new(Dyn(s), &ctx), Kernel64::portable(Dyn(s), &ctx)] {
+                    for (acc, block) in [
+                        (&n - 1u8, &r - 1u8),
+                        (BigUint::zero(), BigUint::zero()),
+                        (rng.below(&n), rng.bits(64 * s)),
+                    ] {
+                        let mut d = digits(&acc, s);
+                        m.fold(&mut d, &digits(&block, s));
+                        assert_eq!(big(&d), ((&acc + &block) * &r_inv) % &n, "s = {s}, n = {n:x}");
+                    }
+                }
+            }
+        }
+    }
+
     /// `pow_sized(sz, ..)` and `pow_vartime_sized` against `BigUint::modpow` for edge and random
     /// bases and exponents, both secrecies, exact and loose exponent bounds.
     fn check_pow<S: Size>(sz: S, rng: &mut Rng) {

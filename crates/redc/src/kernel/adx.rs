@@ -57,6 +57,14 @@ impl Adx {
         unsafe { mont_sqr(sz, x, n, n0, t) }
     }
 
+    /// `t := (t + m·n) / R` over the `2s` digits `t`: the contract of
+    /// [`super::fios::reduce`].
+    #[inline(always)]
+    pub(crate) fn reduce(self, t: &mut [u64], n: &[u64], n0: u64) -> u64 {
+        // SAFETY: the token proves BMI2 and ADX.
+        unsafe { reduce(t, n, n0) }
+    }
+
     /// [`addmul`] for the tests.
     #[cfg(test)]
     fn addmul(self, t: &mut [u64], a: &[u64], w: u64) -> u64 {

@@ -67,6 +67,32 @@ impl<'a, S: Size> Scalar<'a, S> {
         sqr::mont_sqr(self.sz, x, n, n0, t);
     }
 
+    /// `acc := (acc + block)·R^-1 mod n`: one Montgomery reduction (000
+    /// Fig. 3 b) of the sum, `s` rows of `s` multiply-adds, half a product.
+    /// Pre: `acc < n` and `block < R`, `s` digits each (then the sum is below
+    /// `n·R` and the reduction below `2n`). Post: `acc < n`.
+    pub(crate) fn fold(&mut self, acc: &mut [u64], block: &[u64]) {
+        let s = self.sz.len();
+        let (n, n0, t) = (self.c.n(), self.c.n0(), S::wide_mut(&mut self.t));
+        let t = &mut t[..2 * s];
+        t.fill(0);
+        let mut carry = 0u64;
+        for j in 0..s {
+            let w = u128::from(acc[j]) + u128::from(block[j]) + u128::from(carry);
+            t[j] = w as u64;
+            carry = (w >> 64) as u64;
+        }
+        t[s] = carry;
+        #[cfg(target_arch = "x86_64")]
+        let hi = match self.adx {
+            Some(adx) => adx.reduce(t, n, n0),
+            None => fios::reduce(t, n, n0),
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let hi = fios::reduce(t, n, n0);
+        super::subtract::sub_if_not_less(&super::meter::NoMeter, &mut acc[..s], &t[s..], hi, n);
+    }
+
     /// The same kernel on the portable product and squaring only, to test
     /// them where the `mulx`/`adx` ones would be chosen.
     #[cfg(test)]
