@@ -14,10 +14,10 @@ use zeroize::Zeroizing;
 pub(crate) const PASSWORD_ENV: &str = "REDC_KEY_PASSWORD";
 
 /// An error of the RSA layer as a command-line error: bad input (status 2)
-/// for everything but a failing random generator or I/O.
+/// for everything but a failing random generator, I/O and a detected fault.
 pub(crate) fn rsa_error(context: &str, e: &Error) -> anyhow::Error {
     match e {
-        Error::Rng | Error::Io(_) => anyhow::anyhow!("{context}: {e}"),
+        Error::Rng | Error::Io(_) | Error::FaultDetected => anyhow::anyhow!("{context}: {e}"),
         Error::Policy(_) => anyhow::Error::new(BadInput(format!("{context}: {e} ({})", crate::policy::HINT))),
         _ => anyhow::Error::new(BadInput(format!("{context}: {e}"))),
     }

@@ -12,8 +12,11 @@
 //! between the check and the exponentiation would make `Z`'s Euler
 //! criterion `(-1)^x`, the exponent's lowest bit); `Z = 1` is refused. A
 //! fault in `Z` itself changes only `Z`, which the peer computes anyway. A
-//! fault inside the exponentiation is not checked for: a check would cost
-//! a second exponentiation (`Z^q` is a full-length one in these groups).
+//! fault inside the exponentiation (in the engine's copy of the base, its
+//! accumulator, or `x`) is not checked for: a check would cost a second
+//! exponentiation (`Z^q` is a full-length one in these groups). Such a
+//! faulty `Z`, seen by a peer that knows the right one, can give away bits
+//! of `x` (a flipped bit `i` of `x` makes `Z·y^(±2^i)`).
 
 use crate::error::{Error, Result};
 use crate::jacobi::jacobi;
@@ -216,7 +219,9 @@ impl DhPrivateKey {
 ///
 /// # Errors
 ///
-/// Per slot: [`Error::InvalidPeer`]; [`Error::Engine`] if the engine fails.
+/// Per slot: [`Error::InvalidPeer`]; [`Error::FaultDetected`] when the
+/// checked peer value changed before the exponentiation; [`Error::Engine`]
+/// if the engine fails.
 pub fn derive_batch(engine: &Engine, items: &[(&DhPrivateKey, &Num)]) -> Vec<Result<Zeroizing<Vec<u8>>>> {
     let mut groups: Vec<Group> = items.iter().map(|(k, _)| k.group()).collect();
     groups.sort_by_key(|g| g.name());

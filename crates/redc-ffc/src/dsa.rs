@@ -1,12 +1,13 @@
-//! DSA (FIPS 186-4 §4): domain parameters, keys, signing with a
-//! deterministic (RFC 6979) or random nonce, verification, one or many at a
-//! time on the engine.
+//! DSA (FIPS 186-4 §4): domain parameters, keys, signing with a hedged
+//! (RFC 6979 with random bytes mixed in, the default), deterministic (RFC
+//! 6979) or random nonce, verification, one or many at a time on the
+//! engine.
 //!
 //! | file | holds |
 //! |---|---|
 //! | `dsa/fixed_base.rs` | `g^e` for public `e` from a table made once per parameter set |
 //! | `dsa/generate.rs` | the probable primes of A.1.1.2 (and their validation, A.1.1.3, from the same loop), the generator of A.2.1 |
-//! | `dsa/nonce.rs` | RFC 6979 §3.2's deterministic nonce, and the random one of B.2.2 |
+//! | `dsa/nonce.rs` | RFC 6979 §3.2's deterministic nonce, hedged by §3.6's additional data or not, and the random one of B.2.2 |
 //! | `dsa/signature.rs` | `(r, s)` in DER and in IEEE P1363 form |
 //! | `dsa/sign.rs` | signing, batched |
 //! | `dsa/check.rs` | the check of a deterministic signature before release |

@@ -119,7 +119,8 @@ pub(crate) fn pow_e<B: JobBase + ?Sized>(
     engine.pow_public_exp(&jobs)
 }
 
-/// The batch form of a private-key scheme (signing, decryption) on
+/// The batch form of a private-key scheme (decryption; signing goes
+/// through [`signature_scheme`]) on
 /// `engine`: `encode` each item to its representative (an item it refuses
 /// keeps its error and skips the primitive), RSADP/RSASP1 on the others as
 /// ONE engine batch ([`rsa_private_batch`]: blinded, CRT, checked with
@@ -144,12 +145,15 @@ pub(crate) fn private_scheme<T: Sync, U: Send>(
 /// `encode` each item to its representative `EM`, sign them as one batch,
 /// then `recheck` each representative that was signed against its item
 /// before the signature (`k` bytes) is released. The e-check in the
-/// private operation shows `s^e = EM'` for the `EM'` it was given; the
-/// recheck shows that `EM'` encodes the item's digest, so a fault in the
-/// encoding, or in `EM` on its way to the private operation, is
-/// [`Error::FaultDetected`] instead of a valid signature of something else.
-/// Both are public (anyone computes `s^e`); the recheck costs a PSS
-/// verification's hashing or a second PKCS#1 v1.5 encoding.
+/// private operation shows `s^e = c` for the copy `c` of the
+/// representative it was given; the recheck shows that the representative
+/// kept here encodes the item's digest, so a fault in the encoding, or in
+/// the kept representative, is [`Error::FaultDetected`] instead of a valid
+/// signature of something else. (A fault in the private batch's own copy
+/// of its input between the two gives a correct RSA signature of another
+/// number: nothing of the key.) Both are public (anyone computes `s^e`);
+/// the recheck costs a PSS verification's hashing or a second PKCS#1 v1.5
+/// encoding.
 pub(crate) fn signature_scheme<T: Sync>(
     engine: &Engine,
     key: &RsaPrivateKey,
@@ -170,7 +174,7 @@ pub(crate) fn signature_scheme<T: Sync>(
     }
     let skipped = fault::checks_skipped();
     let answers = on_ok(reps.clone(), |cs| rsa_private_batch(engine, key, &cs, rng));
-    items
+    let signatures = items
         .par_iter()
         .zip(reps)
         .zip(answers)
@@ -182,7 +186,10 @@ pub(crate) fn signature_scheme<T: Sync>(
             }
             Ok(i2osp(&s, k)?.to_vec())
         })
-        .collect()
+        .collect();
+    // When every encoding failed, no private batch ran to disarm a fault.
+    fault::disarm();
+    signatures
 }
 
 /// The batch form of a public-key scheme (encryption, verification) on

@@ -3,7 +3,7 @@
 //!
 //! - a modulus with a prime factor below [`TRIAL_BOUND`] (`2^20`, 82,024 odd
 //!   primes) is refused: found as `gcd(n, P mod n)`, `P` their product,
-//!   kept as 46 pieces (made once, about 10 ms with the sieve), each
+//!   kept as 46 pieces (made once, about 12 ms with the sieve, on one core), each
 //!   reduced modulo `n` by Montgomery's reduction over all its digits on
 //!   every core (the powers of `R^-1` this leaves do not change the gcd),
 //!   then one binary gcd. Measured on a 2-core Zen 3 (a loaded KVM guest,
@@ -66,7 +66,7 @@ fn small_primes() -> &'static [u64] {
 }
 
 /// The product of [`small_primes`] in pieces of at most [`PIECE_WORDS`]
-/// digits' worth of primes each (46 of them), made once on every core:
+/// digits' worth of primes each (46 of them), made once:
 /// the primes packed three to a 64-bit word, each piece the product of its
 /// words.
 fn pieces() -> &'static [Num] {
@@ -84,8 +84,10 @@ fn pieces() -> &'static [Num] {
             }
         }
         words.push(word);
+        // Sequentially: a rayon pool inside a `OnceLock`'s initializer could
+        // deadlock a caller that is itself a rayon job.
         words
-            .par_chunks(PIECE_WORDS)
+            .chunks(PIECE_WORDS)
             .map(|ws| {
                 // The running product, multiplied by each word in place.
                 let mut digits = Vec::with_capacity(ws.len());

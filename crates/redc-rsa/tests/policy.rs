@@ -114,8 +114,8 @@ fn primes_beyond_openssls_cap_are_refused() {
     );
     let four = four.with_security_level(SecurityLevel::NONE);
     pkcs1v15::sign(&four, HashAlg::Sha256, b"m", &mut OsRng).unwrap();
-    // Sixteen 128-bit primes (a key of about 2045 bits, as one found from
-    // outside): refused for its primes even where its size is accepted.
+    // Sixteen 128-bit primes (a key of 2046 to 2048 bits here; one of 2045
+    // was found from outside): refused for its primes even where its size is accepted.
     let sixteen = key_of(&[128; 16]).with_security_level(level(1));
     let why = refusal(pkcs1v15::sign(&sixteen, HashAlg::Sha256, b"m", &mut OsRng));
     assert!(

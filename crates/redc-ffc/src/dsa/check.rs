@@ -4,19 +4,23 @@
 //! A deterministic nonce signs one message with the same `k` every time, so
 //! a faulty signature beside a correct one of the same message gives `x`
 //! away: with `r` wrong (a fault in `g^k`), `s·k = z + x·r'` and `s0·k = z +
-//! x·r` are two linear equations in `k` and `x`; with `s` wrong, or with
-//! `k` flipped in one bit before both `r` and `s` use it (a valid
-//! signature, but for `k ± 2^i`), the same algebra works after a guess of
-//! the bit. Two checks, both before release, catch each of these:
+//! x·r` are two linear equations in `k` and `x`; with a fault inside `s`'s
+//! computation (`k^-1` or `k` as `s` uses it), or with `k` flipped in one
+//! bit before both `r` and `s` use it (a valid signature, but for
+//! `k ± 2^i`), the same algebra works after a guess of the bit. (An `s`
+//! corrupted after it is computed gives nothing away, and is caught too.) Two checks, both before release, catch each of these:
 //!
 //! 1. the nonce derived again, `k2`, must satisfy `s·k2 = z + x·r (mod q)`
 //!    (constant time in `k2` and `x`): `s` was made with `k2` and this `r`;
 //! 2. the signature must verify with the public key (FIPS 186-4 §4.7, on
 //!    public values): `r` is `(g^k mod p) mod q` for the `k` of check 1.
 //!
-//! A hedged or random nonce is a new `k` for every signature, so a faulty
-//! one beside any other is one equation in two unknowns for each: it is
-//! released unchecked (the check costs about as much again as the signing:
+//! A hedged or random nonce is a new `k` for every signature while the
+//! generator works, so a faulty one beside any other is one equation in two
+//! unknowns for each: it is released unchecked. (A generator that repeats
+//! its output makes a hedged nonce an RFC 6979 one, and then a fault would
+//! give `x` away: where the generator is in doubt, sign with
+//! `Nonce::Deterministic`, which is checked.) (the check costs about as much again as the signing:
 //! measured on a 2-core Zen 3, 4,000 signatures through `redc dsa
 //! sign-batch` took 4.7 s checked against 2.4 s for random nonces).
 

@@ -74,7 +74,9 @@ fn s_value(key: &DsaPrivateKey, k: &SecretNat, r: &Num, z: &Num) -> Option<Num> 
 /// # Errors
 ///
 /// Per slot: [`Error::UnsupportedHash`] for a hash other than SHA-1 and
-/// SHA-2 (deterministic nonces); [`Error::Engine`]; [`Error::Rng`].
+/// SHA-2 (deterministic and hedged nonces); [`Error::FaultDetected`] for a
+/// deterministic signature that failed its check; [`Error::Engine`];
+/// [`Error::Rng`].
 pub fn sign_batch(
     engine: &Engine,
     key: &DsaPrivateKey,
@@ -85,12 +87,14 @@ pub fn sign_batch(
 ) -> Vec<Result<Signature>> {
     let params = key.params();
     if let Err(e) = crate::check_level(key.security_level(), "DSA signing", params.sizes().0) {
+        fault::disarm();
         return digests.iter().map(|_| Err(e.clone())).collect();
     }
     // A hedged nonce's additional data, drawn in order in one call.
     let extra_len = if nonce == Nonce::Hedged { HEDGE_BYTES } else { 0 };
     let mut extra = Zeroizing::new(vec![0u8; extra_len * digests.len()]);
     if rng.try_fill_bytes(&mut extra).is_err() {
+        fault::disarm();
         return digests.iter().map(|_| Err(Error::Rng)).collect();
     }
     let mut nonces: Vec<Result<Nonces>> = digests
