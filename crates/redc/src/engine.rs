@@ -311,6 +311,10 @@ pub struct Engine {
 /// The largest size class the detected engine runs on scalar kernels.
 pub const SMALL_CLASS: usize = 2;
 
+/// Jobs per piece of the engine's parallel bookkeeping (checks, routes,
+/// tasks): small batches stay on one thread.
+const MIN_PAR: usize = 1024;
+
 /// Where a job runs: a backend (index into the engine's list) and a class.
 type Route = (usize, usize);
 
@@ -429,7 +433,8 @@ impl Engine {
     /// preconditions fails alone; a backend failure fails the jobs of its
     /// group with [`EngineError::Device`].
     pub fn pow(&self, jobs: &[PowJob<'_>]) -> Vec<Result<SecretNat, EngineError>> {
-        let tasks: Vec<Result<Input<'_>, EngineError>> = jobs.iter().map(Input::secret).collect();
+        let tasks: Vec<Result<Input<'_>, EngineError>> =
+            jobs.par_iter().with_min_len(MIN_PAR).map(Input::secret).collect();
         self.run(&tasks, false)
     }
 
@@ -439,7 +444,8 @@ impl Engine {
         &self,
         jobs: &[PublicExpJob<'_, B>],
     ) -> Vec<Result<SecretNat, EngineError>> {
-        let tasks: Vec<Result<Input<'_>, EngineError>> = jobs.iter().map(Input::public).collect();
+        let tasks: Vec<Result<Input<'_>, EngineError>> =
+            jobs.par_iter().with_min_len(MIN_PAR).map(Input::public).collect();
         self.run(&tasks, true)
     }
 
@@ -512,18 +518,20 @@ impl Engine {
     /// and run the CPU groups in parallel beside the device's launches (one
     /// CPU group alone on the caller's thread).
     fn run(&self, inputs: &[Result<Input<'_>, EngineError>], vartime: bool) -> Vec<Result<SecretNat, EngineError>> {
-        let mut out: Vec<Result<SecretNat, EngineError>> = inputs
-            .iter()
-            .map(|r| r.as_ref().map(|_| SecretNat::default()).map_err(Clone::clone))
+        // Each input's route (or why it has none) on all cores: a device
+        // batch holds hundreds of thousands of jobs.
+        let routed: Vec<Result<Route, EngineError>> = inputs
+            .par_iter()
+            .with_min_len(MIN_PAR)
+            .map(|input| self.route(input.as_ref().map_err(Clone::clone)?.modulus))
             .collect();
+        let mut out: Vec<Result<SecretNat, EngineError>> = Vec::with_capacity(inputs.len());
         let mut by_route: BTreeMap<Route, Vec<usize>> = BTreeMap::new();
-        for (i, input) in inputs.iter().enumerate() {
-            if let Ok(input) = input {
-                match self.route(input.modulus) {
-                    Ok(route) => by_route.entry(route).or_default().push(i),
-                    Err(e) => out[i] = Err(e),
-                }
-            }
+        for (i, route) in routed.into_iter().enumerate() {
+            out.push(route.map(|route| {
+                by_route.entry(route).or_default().push(i);
+                SecretNat::default()
+            }));
         }
         let scalar = self.backends.len() - 1;
         let small = if self.small_to_scalar {
@@ -544,7 +552,8 @@ impl Engine {
         let run_group = |(backend, members): &(usize, Vec<usize>)| {
             let b = &self.backends[*backend];
             let tasks: Vec<Task<'_, AnyCtx>> = members
-                .iter()
+                .par_iter()
+                .with_min_len(MIN_PAR)
                 .filter_map(|&i| {
                     let input = inputs[i].as_ref().ok()?;
                     input.task(b.name(), b.class(input.modulus.size_bits)?)

@@ -17,6 +17,7 @@
 use super::backend::{Backend, BackendError, Task};
 use crate::kernel::{Consts, neg_inv};
 use crate::secret::SecretNat;
+use rayon::prelude::*;
 use std::sync::Arc;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -204,8 +205,8 @@ impl DeviceBackend {
             )));
         }
         Ok(tasks
-            .iter()
-            .zip(words.chunks(digits))
+            .par_iter()
+            .zip(words.par_chunks(digits))
             .map(|(t, w)| from_u32(w, t.modulus.len()))
             .collect())
     }
@@ -223,31 +224,41 @@ struct Packed {
 
 impl Packed {
     /// Pack `tasks` (each prepared for `digits` digits; exponents below
-    /// `2^(32 * exp_words)`).
+    /// `2^(32 * exp_words)`), every job on its own slice of the buffers and
+    /// the jobs spread over all cores: a device batch holds hundreds of
+    /// thousands of jobs, and packing them one after another took most of
+    /// a batch's time beside an H200.
     fn new(tasks: &[Task<'_, DeviceCtx>], digits: usize, exp_words: usize) -> Packed {
+        let zeros = |words: usize| Zeroizing::new(vec![0u32; tasks.len() * words]);
         let mut p = Packed {
-            modulus: Zeroizing::new(Vec::with_capacity(tasks.len() * digits)),
-            n0inv: Zeroizing::new(Vec::with_capacity(tasks.len())),
-            r2: Zeroizing::new(Vec::with_capacity(tasks.len() * digits)),
-            base: Zeroizing::new(Vec::with_capacity(tasks.len() * digits)),
-            exp: Zeroizing::new(Vec::with_capacity(tasks.len() * exp_words)),
+            modulus: zeros(digits),
+            n0inv: zeros(1),
+            r2: zeros(digits),
+            base: zeros(digits),
+            exp: zeros(exp_words),
         };
-        for t in tasks {
-            p.modulus.extend_from_slice(&t.ctx.n);
-            p.n0inv.push(t.ctx.n0inv);
-            p.r2.extend_from_slice(&t.ctx.r2);
-            p.base.extend_from_slice(&Zeroizing::new(to_u32(t.base, digits)));
-            p.exp.extend_from_slice(&Zeroizing::new(to_u32(t.exp, exp_words)));
-        }
+        tasks
+            .par_iter()
+            .zip(p.modulus.par_chunks_mut(digits))
+            .zip(p.n0inv.par_iter_mut())
+            .zip(p.r2.par_chunks_mut(digits))
+            .zip(p.base.par_chunks_mut(digits))
+            .zip(p.exp.par_chunks_mut(exp_words))
+            .for_each(|(((((t, modulus), n0inv), r2), base), exp)| {
+                modulus.copy_from_slice(&t.ctx.n);
+                *n0inv = t.ctx.n0inv;
+                r2.copy_from_slice(&t.ctx.r2);
+                split_u32(t.base, base);
+                split_u32(t.exp, exp);
+            });
         p
     }
 }
 
-/// The 64-bit digits `x` as exactly `len` little-endian 32-bit digits (it
-/// must fit). Digit by digit, with no temporary copy left unwiped: `x` may
-/// be a secret.
-fn to_u32(x: &[u64], len: usize) -> Vec<u32> {
-    let mut out = vec![0u32; len];
+/// The 64-bit digits `x` as the little-endian 32-bit digits `out` (zero
+/// above `x`; `x` must fit). Digit by digit into `out` with no temporary
+/// copy: `x` may be a secret.
+fn split_u32(x: &[u64], out: &mut [u32]) {
     for (i, &d) in x.iter().enumerate() {
         for (k, half) in [d as u32, (d >> 32) as u32].into_iter().enumerate() {
             if let Some(slot) = out.get_mut(2 * i + k) {
@@ -255,6 +266,13 @@ fn to_u32(x: &[u64], len: usize) -> Vec<u32> {
             }
         }
     }
+}
+
+/// The 64-bit digits `x` as exactly `len` little-endian 32-bit digits (it
+/// must fit).
+fn to_u32(x: &[u64], len: usize) -> Vec<u32> {
+    let mut out = vec![0u32; len];
+    split_u32(x, &mut out);
     out
 }
 
