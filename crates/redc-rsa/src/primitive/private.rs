@@ -5,8 +5,8 @@
 //!
 //! 1. blinding: each input takes the next pair `(r^e, r^-1)` of the key's
 //!    blinding chain (module `blinding`) while it has uses left; the others
-//!    draw a fresh uniform `r` and get `r^e` from ONE public-exponent engine
-//!    batch; `c' = c·r^e mod n`;
+//!    draw a fresh `r` (statistically uniform, on every core: [`draw`]) and
+//!    get `r^e` from ONE public-exponent engine batch; `c' = c·r^e mod n`;
 //! 2. CRT halves: `(c' mod r_i)^(d mod (r_i - 1)) mod r_i` for every input
 //!    and every prime as separate lane jobs of ONE secret engine batch (the
 //!    bound `exp_bits` is the public length of `r_i`): the halves of one
@@ -41,11 +41,15 @@ use crate::crt::{self, CrtMode};
 use crate::error::{Error, Result};
 use crate::fault::{self, Stage};
 use crate::key::{N, RsaPrivateKey};
+use aes::Aes256;
+use aes::Block;
+use aes::cipher::{BlockEncrypt, KeyInit};
 use rand_core::CryptoRngCore;
 use rayon::prelude::*;
 use redc::secret::declassify;
 use redc::{Domain, Engine, EngineError, PowJob, Residue, SecretNat};
 use subtle::ConstantTimeEq;
+use zeroize::Zeroizing;
 
 /// The private batch of the module documentation, with `mode`'s way of
 /// combining the primes.
@@ -149,8 +153,16 @@ fn blind(engine: &Engine, key: &RsaPrivateKey, cs: &[(usize, &Num)], rng: &mut i
 /// A fresh blinding factor `r` and `r^e`, in Montgomery form.
 type Drawn = (Residue<N>, Residue<N>);
 
-/// `count` fresh blinding factors `r`, uniform in `[1, n)`, with `r^e` (one
+/// `count` fresh blinding factors `r` below `n`, with `r^e` (one
 /// public-exponent engine batch), both in Montgomery form.
+///
+/// Each `r` is at least 64 random bits more than `n` has, reduced modulo
+/// `n`: its distance from uniform is below 2^-64 (FIPS 186-5 B.4.1's
+/// "extra random bits"), so no draw is rejected. The bits are AES-256 in
+/// counter mode under one key from the caller's generator (SP 800-90A's
+/// CTR_DRBG construction), every factor on its own core: drawn one by one
+/// from the operating system, each factor cost a system call, and beside
+/// a GPU that serial loop was most of a batch's time on the host.
 fn draw(
     engine: &Engine,
     key: &RsaPrivateKey,
@@ -162,15 +174,37 @@ fn draw(
     }
     let public = key.public_key();
     let n = public.prepared(engine)?;
-    let rs = (0..count)
-        .map(|_| SecretNat::random_below(public.n(), rng).map_err(|_| Error::Rng))
-        .collect::<Result<Vec<_>>>()?;
-    let r_e = pow_e(engine, &n, public.e(), &rs.iter().collect::<Vec<_>>());
-    let n = public.domain();
-    Ok(rs
-        .par_iter()
+    let domain = public.domain();
+    // Whole AES blocks per factor, one digit more than n at least.
+    let digits = (public.n().digits().len() + 1).next_multiple_of(2);
+    let mut seed = Zeroizing::new([0u8; 32]);
+    rng.try_fill_bytes(&mut seed[..]).map_err(|_| Error::Rng)?;
+    let cipher = Aes256::new((&*seed).into());
+    let drawn: Vec<(Residue<N>, SecretNat)> = (0..count)
+        .into_par_iter()
+        .map(|slot| {
+            let mut bytes = Zeroizing::new(vec![0u8; 8 * digits]);
+            for (i, block) in bytes.chunks_exact_mut(16).enumerate() {
+                let counter = (slot * digits / 2 + i) as u128;
+                block.copy_from_slice(&counter.to_le_bytes());
+                cipher.encrypt_block(Block::from_mut_slice(block));
+            }
+            let x = SecretNat::from_be_bytes(&bytes, digits).unwrap_or_else(|| SecretNat::zero(digits));
+            let r = domain.enter(&x);
+            let plain = domain.leave(&r);
+            (r, plain)
+        })
+        .collect();
+    let r_e = pow_e(
+        engine,
+        &n,
+        public.e(),
+        &drawn.iter().map(|(_, r)| r).collect::<Vec<_>>(),
+    );
+    Ok(drawn
+        .into_par_iter()
         .zip(r_e)
-        .map(|(r, r_e)| Ok((n.enter(r), n.enter(&r_e?))))
+        .map(|((r, _), r_e)| Ok((r, domain.enter(&r_e?))))
         .collect())
 }
 
