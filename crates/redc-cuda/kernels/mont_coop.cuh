@@ -2,22 +2,26 @@
 //
 // Thread `rank` of a group holds the K = N / T consecutive digits starting at
 // rank * K of every operand. The schedule is CIOS (Koc, Acar, Kaliski,
-// "Analyzing and comparing Montgomery multiplication algorithms", 1996) with
-// its two inner loops fused as in FIOS (two carry chains in one loop), spread
-// over the group the way 000_be478b6750af4540.txt section 4 spreads the digit
-// products over the lanes of a dataflow pipeline. Step i:
-//   1. b[i] is broadcast from its owner; q = (t[0] + a[0] b[i]) n0 mod 2^32
-//      is broadcast from rank 0;
-//   2. every thread adds a * b[i] + q * n to its digits (two chains), leaving
-//      a carry at its top;
-//   3. t shifts down one digit: each thread takes the lowest digit of the
-//      thread above (__shfl_down_sync) into its top digit together with its
-//      own carry; what overflows that digit (at most 2) is handed up
-//      (__shfl_up_sync) and enters the next step's chain at the receiver's
-//      digit 0. The top thread keeps digit N itself.
-// The pending carries are resolved once at the end with one integer addition
-// over ballot masks (carry lookahead); the final subtraction uses the same
-// lookahead for the borrow and a mask for the choice.
+// "Analyzing and comparing Montgomery multiplication algorithms", 1996),
+// spread over the group the way 000_be478b6750af4540.txt section 4 spreads
+// the digit products over the lanes of a dataflow pipeline. Step i:
+//   1. b[i] is broadcast from its owner;
+//   2. every thread adds a * b[i] to its digits: two carry chains (arith.cuh),
+//      the low halves of the products at their digit and the high halves one
+//      digit up, leaving at most two words above its top digit;
+//   3. q = t[0] n0 mod 2^32 is broadcast from rank 0 and every thread adds
+//      q * n the same way;
+//   4. t shifts down one digit: each thread takes the lowest digit of the
+//      thread above (__shfl_down_sync; the top thread takes 0) into its top
+//      digit, together with the words above its own top digit and its carry
+//      from the step before; what overflows that digit (at most 3) stays with
+//      the thread as its carry: it stands for a carry into the thread above,
+//      which that thread's lowest digit brings down with the next shift.
+// After the last step each thread hands its carry up (__shfl_up_sync; the
+// top thread's is digit N of t), and the carries are resolved with one
+// integer addition over ballot masks (carry lookahead); the final
+// subtraction uses the same lookahead for the borrow and a mask for the
+// choice.
 //
 // Groups share a warp when T < 32: every shuffle has width T, every thread of
 // the warp executes the same shuffles, and the top thread of each group keeps
@@ -50,6 +54,20 @@ __device__ __forceinline__ u32 carry_in(u32 g, u32 p) {
     return (carries >> lane_id()) & 1u;
 }
 
+/// w[0..K+1] += x * y[0..K-1] (w[K], w[K+1] take what rises above digit
+/// K - 1): the low halves in one carry chain, the high halves one digit up in
+/// a second. Pre: w[K + 1] + 2 < 2^32.
+template <int K>
+__device__ __forceinline__ void mad_row(u32 (&w)[K + 2], u32 x, const Digits<K>& y) {
+    w[0] = mad_lo_cc(x, y.d[0], w[0]);
+    for (int j = 1; j < K; ++j) w[j] = madc_lo_cc(x, y.d[j], w[j]);
+    w[K] = addc_cc(w[K], 0);
+    w[K + 1] = addc(w[K + 1], 0);
+    w[1] = mad_hi_cc(x, y.d[0], w[1]);
+    for (int j = 1; j < K; ++j) w[j + 1] = madc_hi_cc(x, y.d[j], w[j + 1]);
+    w[K + 1] = addc(w[K + 1], 0);
+}
+
 template <int T, int N>
 __device__ void mont_mul_coop(Digits<N / T>& r, const Digits<N / T>& a, const Digits<N / T>& b,
                               const Digits<N / T>& n, u32 n0) {
@@ -58,29 +76,29 @@ __device__ void mont_mul_coop(Digits<N / T>& r, const Digits<N / T>& a, const Di
     const u32 top = eq_bit(rank, T - 1);  // 1 on the group's top thread
     Digits<K> t;
     for (int j = 0; j < K; ++j) t.d[j] = 0;
-    u32 pending = 0;  // carry into this thread's digit 0 (at most 2)
-    u32 hi = 0;       // top thread: digit N of t
-    for (int i = 0; i < N; ++i) {
-        u32 bi = __shfl_sync(REDC_FULL_WARP, b.d[i % K], i / K, T);
-        u64 p0 = mul_wide(a.d[0], bi);
-        u32 q = __shfl_sync(REDC_FULL_WARP, mul_lo((u32)p0 + t.d[0], n0), 0, T);
-        // rank 0 has pending = 0, so its q is the q of CIOS.
-        u64 c1 = p0 + t.d[0] + pending;
-        u64 c2 = mul_wide(q, n.d[0]) + (u32)c1;
-        t.d[0] = (u32)c2;
-        for (int j = 1; j < K; ++j) {
-            c1 = mul_wide(a.d[j], bi) + t.d[j] + (c1 >> 32);
-            c2 = mul_wide(q, n.d[j]) + (u32)c1 + (c2 >> 32);
-            t.d[j] = (u32)c2;
+    u32 hi = 0;  // this thread's carry (on the top thread: digit N of t)
+#pragma unroll 1
+    for (int owner = 0; owner < T; ++owner) {
+        for (int k = 0; k < K; ++k) {
+            u32 w[K + 2];
+            for (int j = 0; j < K; ++j) w[j] = t.d[j];
+            w[K] = 0;
+            w[K + 1] = 0;
+            mad_row<K>(w, __shfl_sync(REDC_FULL_WARP, b.d[k], owner, T), a);
+            // Every thread computes a q; rank 0's t[0] is t's lowest digit.
+            u32 q = __shfl_sync(REDC_FULL_WARP, mul_lo(w[0], n0), 0, T);
+            mad_row<K>(w, q, n);
+            u32 above = __shfl_down_sync(REDC_FULL_WARP, w[0], 1, T) & mask_of(top ^ 1u);
+            for (int j = 0; j + 1 < K; ++j) t.d[j] = w[j + 1];
+            t.d[K - 1] = add_cc(w[K], above);
+            u32 c = addc(w[K + 1], 0);
+            t.d[K - 1] = add_cc(t.d[K - 1], hi);
+            hi = addc(c, 0);
         }
-        u32 above = __shfl_down_sync(REDC_FULL_WARP, t.d[0], 1, T);
-        for (int j = 0; j + 1 < K; ++j) t.d[j] = t.d[j + 1];
-        u64 s = (c1 >> 32) + (c2 >> 32) + (top ? hi : above);
-        t.d[K - 1] = (u32)s;
-        hi = (u32)(s >> 32);  // the top thread's digit N; elsewhere handed up
-        pending = __shfl_up_sync(REDC_FULL_WARP, top ? 0u : hi, 1, T);
-        pending &= mask_of(eq_bit(rank, 0) ^ 1u);  // rank 0 receives nothing
     }
+    // The carries handed up: rank 0 receives nothing, the top thread keeps
+    // its carry as digit N.
+    u32 pending = __shfl_up_sync(REDC_FULL_WARP, hi, 1, T) & mask_of(eq_bit(rank, 0) ^ 1u);
     // Resolve the pending carries: t + pending (carry out g), then the carry
     // from below (the group's lookahead).
     u32 g = add_word(t, pending);

@@ -25,6 +25,9 @@ extern thread_local SimDim3 threadIdx, blockIdx, blockDim, gridDim;
 extern thread_local unsigned long long redc_sim_mul_count;
 #define REDC_COUNT_MUL() (++redc_sim_mul_count)
 
+/// The carry flag of the carry-chain instructions (arith.cuh), 0 or 1.
+extern thread_local unsigned redc_sim_carry;
+
 unsigned __shfl_sync(unsigned mask, unsigned var, int src_lane, int width = 32);
 unsigned __shfl_down_sync(unsigned mask, unsigned var, unsigned delta, int width = 32);
 unsigned __shfl_up_sync(unsigned mask, unsigned var, unsigned delta, int width = 32);

@@ -20,6 +20,7 @@
 
 thread_local SimDim3 threadIdx, blockIdx, blockDim, gridDim;
 thread_local unsigned long long redc_sim_mul_count;
+thread_local unsigned redc_sim_carry;
 
 #include "../redc.cu"
 
