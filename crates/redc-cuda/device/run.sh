@@ -5,8 +5,9 @@
 #
 #   crates/redc-cuda/device/run.sh OUT_DIR [STEPS]
 #
-# STEPS is a comma list of info, tests, sweep, bench, cgbn (default: all,
-# in that order); a second run names only what must be redone, and
+# STEPS is a comma list of info, tests, sweep, bench, cgbn, profile
+# (default: all, in that order); a second run names only what must be
+# redone, and
 # PLAN=spec gives the bench a plan without a sweep. It reads what
 # prepare.sh left in target/gpu-run (binaries, the sm_90 kernel cache,
 # CGBN's anchor; REDC_GPU_BUNDLE names another) and needs no network. OUT_DIR receives summary.txt and
@@ -15,7 +16,7 @@
 set -uo pipefail
 out=${1:?usage: run.sh OUT_DIR [STEPS]}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
-steps=${2:-info,tests,sweep,bench,cgbn}
+steps=${2:-info,tests,sweep,bench,cgbn,profile}
 seconds=${RUN_SECONDS:-540}
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "RUN_SECONDS=$seconds: not a number of seconds" >&2; exit 2; }
 cd "$(dirname "$0")/../../.."
@@ -137,6 +138,25 @@ if wanted bench; then
             --gpu-batch "$2" --seconds 2 --json "$logs/bench-$1.json" &&
             sed -n '/^GPU:/,$p' "$logs/bench-$1.log" | tee -a "$summary"
     done
+fi
+# Nsight Compute on one launch of redc's kernel for each class RSA-2048
+# uses (1024-bit secret halves, 2048-bit public) and of CGBN's 2048-bit
+# powm (its fourth configuration: launches 18 to 23): where the issue
+# slots go, what the warps wait on, how many are resident.
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)
+if wanted profile && [ -n "$ncu" ]; then
+    sections="--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section InstructionStats --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio"
+    for spec in "32 redc_pow_t8_n32_s" "64 redc_pow_t16_n64_s" "64 redc_pow_t32_n64_p"; do
+        set -- $spec
+        step "profile-$2" 90 "$ncu" --clock-control none -k "regex:^$2\$" -s 1 -c 1 $sections \
+            "$bin/sweep" --classes "$1" --budget 0.2
+        grep -E 'Duration|Executed Ipc|Issue Slots Busy|Achieved Occupancy|Theoretical Occupancy|Registers Per|Stall|No Eligible|Warp Cycles Per Issued|Block Limit|stalled' \
+            "$logs/profile-$2.log" | head -60 | tee -a "$summary"
+    done
+    [ -x "${cgbn_bin:-}" ] || cgbn_bin=$bin/cgbn_anchor
+    step profile-cgbn 120 "$ncu" --clock-control none -k regex:kernel_powm_odd -s 18 -c 1 $sections "$cgbn_bin"
+    grep -E 'Duration|Executed Ipc|Issue Slots Busy|Achieved Occupancy|Theoretical Occupancy|Registers Per|Stall|No Eligible|Warp Cycles Per Issued|Block Limit|stalled' \
+        "$logs/profile-cgbn.log" | head -60 | tee -a "$summary"
 fi
 timeout 10 nvidia-smi --query-gpu=clocks.sm,clocks.max.sm,temperature.gpu,power.draw,clocks_throttle_reasons.active --format=csv 2>&1 |
     tee -a "$summary"

@@ -3,11 +3,11 @@
 //! per class and per kind of kernel (secret or public), and how a batch is
 //! cut into launches.
 //!
-//! The default plan ([`DEFAULT`]) is NOT measured yet: no GPU has run the
-//! sweep (`crates/redc-cuda/device/run.sh`, `examples/sweep.rs`), which
-//! prints the fastest plan per class and kind as a `REDC_CUDA_THREADS`
-//! spec to replace it. A plan given to [`crate::Gpu::open`] (the CLI's
-//! `REDC_CUDA_THREADS`) overrides it.
+//! The default plan ([`DEFAULT`]) is the fastest the sweep measured
+//! (`examples/sweep.rs`, run by `crates/redc-cuda/device/run.sh`) on an
+//! NVIDIA H200 on 2026-11-28 (`docs/measurements/2026-11-28-gpu-h200.md`):
+//! the sweep prints it as a `REDC_CUDA_THREADS` spec. A plan given to
+//! [`crate::Gpu::open`] (the CLI's `REDC_CUDA_THREADS`) overrides it.
 
 use crate::{CLASSES as DIGIT_CLASSES, Secrecy};
 
@@ -50,11 +50,20 @@ pub(crate) struct Plan {
     public: [usize; DIGIT_CLASSES.len()],
 }
 
-/// The default plan, `(digits, secret T, public T)` per class: one thread
-/// per number up to 1024 bits (registers hold the whole number), groups of
-/// eight above (one thread would spill a 4096-bit number). Unmeasured.
-const DEFAULT: [(usize, usize, usize); DIGIT_CLASSES.len()] =
-    [(16, 1, 1), (32, 1, 1), (48, 8, 8), (64, 8, 8), (96, 8, 8), (128, 8, 8)];
+/// The default plan, `(digits, secret T, public T)` per class: the fastest
+/// of every schedule in the sweep on an H200 (the spec
+/// `16s:1,16p:8,32s:8,32p:32,48s:8,48p:16,64s:4,64p:32,96s:4,96p:32,128s:4,128p:32`).
+/// One thread per number spills above 512 bits (a 2048-bit secret kernel
+/// keeps 5.5 KB of local memory) and ran 1.3-4x slower there; the public
+/// kernels, with few products per number, favour wide groups.
+const DEFAULT: [(usize, usize, usize); DIGIT_CLASSES.len()] = [
+    (16, 1, 8),
+    (32, 8, 32),
+    (48, 8, 16),
+    (64, 4, 32),
+    (96, 4, 32),
+    (128, 4, 32),
+];
 
 impl Plan {
     /// The default plan ([`DEFAULT`]).
@@ -182,6 +191,17 @@ mod tests {
         }
         assert_eq!(plan.threads(17, Secrecy::Secret), None);
         assert_eq!(Plan::parse(&plan.spec()), Ok(plan));
+    }
+
+    /// The default is the plan the H200 sweep of 2026-11-28 chose (its
+    /// `fastest plan:` line); a new sweep that chooses otherwise changes
+    /// this spec and the measurements it cites together.
+    #[test]
+    fn the_default_is_the_measured_plan() {
+        assert_eq!(
+            Plan::default_plan(),
+            Plan::parse("16s:1,16p:8,32s:8,32p:32,48s:8,48p:16,64s:4,64p:32,96s:4,96p:32,128s:4,128p:32").unwrap()
+        );
     }
 
     #[test]
