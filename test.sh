@@ -6,7 +6,8 @@
 # verilator, and installs cocotb in target/cocotb).
 set -euo pipefail
 cd "$(dirname "$0")"
+# `cargo test` also builds the CLI the RTL's vectors come from
+# (target/debug/redc, for the CLI's tests): no second build of it.
 cargo test --workspace
 crates/redc-py/test.sh
-cargo build --profile test -p redc-cli
 make -C rtl -j2 test
