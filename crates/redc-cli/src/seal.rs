@@ -19,7 +19,11 @@ fn open_input(a: &EnvelopeArgs) -> anyhow::Result<(Box<dyn Read>, Option<u64>)> 
         return Ok((Box::new(crate::stdin::take("--in")?.lock()), None));
     }
     let file = std::fs::File::open(&a.input).map_err(|e| bad_input!("--in {}: {e}", a.input.display()))?;
-    let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+    let meta = file.metadata().ok();
+    if meta.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        return Err(bad_input!("--in {}: is a directory, not a file", a.input.display()));
+    }
+    let len = meta.filter(|m| m.is_file()).map(|m| m.len());
     Ok((Box::new(BufReader::with_capacity(1 << 16, file)), len))
 }
 

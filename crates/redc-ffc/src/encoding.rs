@@ -109,18 +109,25 @@ fn pem(bytes: &[u8]) -> Option<Result<(String, Zeroizing<Vec<u8>>)>> {
 /// numbers that fail their checks; [`Error::Unsupported`] for a DH key of a
 /// group that is not named.
 pub fn read_key(bytes: &[u8]) -> Result<AnyKey> {
+    if let Some(found) = redc_rsa::unreadable::diagnose(bytes) {
+        return Err(Error::Encoding(found));
+    }
     match pem(bytes) {
         Some(pem) => {
             let (label, der) = pem?;
             match label.as_str() {
                 "PRIVATE KEY" => private_from_der(&der),
                 "PUBLIC KEY" => public_from_der(&der),
+                "RSA PRIVATE KEY" | "RSA PUBLIC KEY" => Err(algorithm_error(RSA_OID)),
                 other => Err(Error::Encoding(format!(
                     "PEM label \"{other}\" (expected PRIVATE KEY or PUBLIC KEY)"
                 ))),
             }
         }
         None if PrivateKeyInfo::try_from(bytes).is_ok() => private_from_der(bytes),
+        None if SubjectPublicKeyInfoRef::try_from(bytes).is_ok() => public_from_der(bytes),
+        // PKCS#1 DER: RSA's own, named as such.
+        None if redc_rsa::read_key(bytes, None).is_ok() => Err(algorithm_error(RSA_OID)),
         None => public_from_der(bytes),
     }
 }
@@ -165,6 +172,10 @@ fn dsa_params(ints: Vec<Num>) -> Result<Arc<DsaParams>> {
 
 fn private_from_der(der: &[u8]) -> Result<AnyKey> {
     let info = PrivateKeyInfo::try_from(der).map_err(|e| Error::Encoding(format!("PKCS#8: {e}")))?;
+    // The algorithm first: an RSA key is named as one, not as a bad `x`.
+    if ![DH_OID, DSA_OID].contains(&info.algorithm.oid) {
+        return Err(algorithm_error(info.algorithm.oid));
+    }
     let x = UintRef::from_der(info.private_key).map_err(encoding("private value x"))?;
     let ints = parameter_ints(info.algorithm.parameters)?;
     let width = |n: &Num| n.digits().len().max(x.as_bytes().len().div_ceil(8));
@@ -192,6 +203,9 @@ fn public_from_der(der: &[u8]) -> Result<AnyKey> {
         .subject_public_key
         .as_bytes()
         .ok_or_else(|| Error::Encoding("public key BIT STRING with unused bits".into()))?;
+    if ![DH_OID, DSA_OID].contains(&info.algorithm.oid) {
+        return Err(algorithm_error(info.algorithm.oid));
+    }
     let y = Num::from_be_bytes(UintRef::from_der(bits).map_err(encoding("public value y"))?.as_bytes());
     let ints = parameter_ints(info.algorithm.parameters)?;
     match info.algorithm.oid {

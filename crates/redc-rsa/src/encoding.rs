@@ -157,6 +157,9 @@ impl AnyKey {
 /// without a password, [`Error::WrongPassword`] when the password does not
 /// open it.
 pub fn read_key(bytes: &[u8], password: Option<&[u8]>) -> Result<AnyKey> {
+    if let Some(found) = crate::unreadable::diagnose(bytes) {
+        return Err(Error::Encoding(found));
+    }
     if bytes.first() == Some(&0x30) {
         return key_from_der(bytes, password);
     }

@@ -67,6 +67,7 @@ pub mod primitive;
 pub mod pss;
 pub mod pss_key;
 mod tail;
+pub mod unreadable;
 pub mod weak;
 
 pub use encoding::{AnyKey, Pbes2Kdf, read_key, read_private_key, read_public_key};
