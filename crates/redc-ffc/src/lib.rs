@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use redc_ffc::{dh::DhPrivateKey, Group};
-//! let mut rng = rand_core::OsRng;
+//! let mut rng = redc_ffc::OsRng;
 //! let alice = DhPrivateKey::generate(Group::Ffdhe2048, None, &mut rng)?;
 //! let bob = DhPrivateKey::generate(Group::Ffdhe2048, None, &mut rng)?;
 //! let a = alice.derive(bob.public_key().y())?;
@@ -41,6 +41,9 @@ pub use error::{Error, Result};
 pub use group::Group;
 pub use redc_rsa::HashAlg;
 pub use redc_rsa::policy::SecurityLevel;
+/// The `rand_core` whose `CryptoRngCore` redc's functions take, and its
+/// operating-system generator (as `redc_rsa` re-exports them).
+pub use redc_rsa::{OsRng, rand_core};
 
 /// `level`'s check of a prime of `bits` bits for `what` (a new signature
 /// or shared secret, `redc_rsa::policy`), as this crate's error.

@@ -28,8 +28,19 @@
 //! signatures in one engine batch; `examples/` has bulk signing and the
 //! file envelope for several recipients.
 //!
+//! In `Cargo.toml` (redc is not on crates.io: a path or git dependency),
+//! nothing else: the random-number traits and the operating system's
+//! generator come re-exported ([`rand_core`], [`OsRng`]), of the version
+//! redc's functions take.
+//!
+//! ```toml
+//! [dependencies]
+//! redc = { path = "../redc/crates/redc" }          # the engine (batches)
+//! redc-rsa = { path = "../redc/crates/redc-rsa" }
 //! ```
-//! use rand_core::OsRng;
+//!
+//! ```
+//! use redc_rsa::OsRng;
 //! use redc_rsa::keygen::{DEFAULT_E, generate};
 //! use redc_rsa::{HashAlg, Num, pkcs1v15, pss};
 //!
@@ -75,6 +86,10 @@ pub use error::{Error, Result};
 pub use hash::HashAlg;
 pub use key::{RsaPrivateKey, RsaPublicKey};
 pub use primitive::{rsa_private_batch, rsa_public_batch};
+/// The `rand_core` (0.6, as RustCrypto's `signature` 2 traits) whose
+/// `CryptoRngCore` redc's functions take, and its operating-system
+/// generator: a user need not pick the version.
+pub use rand_core::{self, OsRng};
 
 /// The integer type of the RSA layer's public values.
 pub type Num = redc::Nat<u64>;
