@@ -499,3 +499,37 @@ def test_exception_hierarchy():
     assert issubclass(redc.Error, ValueError)
     assert issubclass(redc.DecryptionError, redc.Error) and issubclass(redc.WrongPassword, redc.Error)
     assert not issubclass(redc.InvalidSignature, ValueError)
+    # A failed verification raises pyca's own class, so pyca's handlers catch it.
+    assert redc.InvalidSignature is PycaInvalidSignature
+
+
+PYCA_PROGRAM = """
+from cryptography.exceptions import InvalidSignature
+
+key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+pss = padding.PSS(mgf=padding.MGF1(hashes.SHA256()), salt_length=padding.PSS.MAX_LENGTH)
+signature = key.sign(b"message", pss, hashes.SHA256())
+key.public_key().verify(signature, b"message", pss, hashes.SHA256())
+try:
+    key.public_key().verify(signature, b"tampered", pss, hashes.SHA256())
+    result = "accepted"
+except InvalidSignature as e:
+    result = "rejected" + (": " + str(e) if str(e) else "")
+"""
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        pytest.param(
+            "from cryptography.hazmat.primitives.asymmetric import rsa, padding\n"
+            "from cryptography.hazmat.primitives import hashes\n",
+            id="pyca",
+        ),
+        pytest.param("import redc as rsa\nfrom redc import padding, hashes\n", id="redc"),
+    ],
+)
+def test_a_pyca_program_runs_with_only_its_imports_changed(imports):
+    scope: dict = {}
+    exec(imports + PYCA_PROGRAM, scope)
+    assert scope["result"] in ("rejected", "rejected: invalid signature"), scope["result"]
