@@ -47,6 +47,9 @@ mod modexp;
 #[path = "../../crates/redc-cli/src/number.rs"]
 mod number;
 #[allow(dead_code, unused_imports, clippy::all)]
+#[path = "../../crates/redc-cli/src/spellings.rs"]
+mod spellings;
+#[allow(dead_code, unused_imports, clippy::all)]
 #[path = "../../crates/redc-cli/src/stdin.rs"]
 mod stdin;
 #[allow(dead_code, unused_imports, clippy::all)]

@@ -24,6 +24,23 @@ pub(crate) struct Cli {
     pub(crate) security_level: Option<u8>,
 }
 
+impl Cli {
+    /// A positional input file (`redc decrypt --key k.pem big.redc`, as
+    /// openssl and age take one) in the place of `--in`.
+    fn positional_input(mut self) -> Cli {
+        let (file, input) = match &mut self.command {
+            Command::Sign(a) => (a.opts.file.take(), &mut a.opts.input),
+            Command::Verify(a) => (a.opts.file.take(), &mut a.opts.input),
+            Command::Encrypt(a) | Command::Decrypt(a) => (a.file.take(), &mut a.input),
+            _ => return self,
+        };
+        if let Some(file) = file {
+            *input = file;
+        }
+        self
+    }
+}
+
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
@@ -246,6 +263,9 @@ pub(crate) struct SigOptions {
     /// The message file (- for stdin, the default).
     #[arg(short = 'i', long = "in", value_name = "FILE", default_value = "-")]
     pub(crate) input: PathBuf,
+    /// The message file, as a positional argument (instead of --in).
+    #[arg(value_name = "FILE", conflicts_with = "input")]
+    pub(crate) file: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) password: PasswordArgs,
 }
@@ -299,12 +319,23 @@ pub(crate) struct VerifyArgs {
 #[derive(Debug, clap::Args)]
 pub(crate) struct EnvelopeArgs {
     /// Key file: to encrypt, a public (or private) key per recipient (repeat --key: any one of
-    /// them opens the file); to decrypt, one private key.
-    #[arg(long = "key", value_name = "KEY", required = true)]
+    /// them opens the file); to decrypt, one private key. age's spellings work too: -r and
+    /// --recipient to encrypt, --identity to decrypt (redc's -i stays the input file).
+    #[arg(
+        long = "key",
+        short = 'r',
+        visible_alias = "recipient",
+        alias = "identity",
+        value_name = "KEY",
+        required = true
+    )]
     pub(crate) keys: Vec<PathBuf>,
     /// Input file (- for stdin, the default).
     #[arg(short = 'i', long = "in", value_name = "IN", default_value = "-")]
     pub(crate) input: PathBuf,
+    /// The input file, as a positional argument (instead of --in).
+    #[arg(value_name = "FILE", conflicts_with = "input")]
+    pub(crate) file: Option<PathBuf>,
     /// Output file (- for stdout, the default); a file appears only when complete.
     #[arg(short = 'o', long = "out", value_name = "OUT", default_value = "-")]
     pub(crate) output: PathBuf,
@@ -907,10 +938,11 @@ pub(crate) fn command() -> clap::Command {
 /// (every conflicting argument), its tips ("a similar argument exists"),
 /// the possible values, and the help of the subcommand that was used.
 pub(crate) fn parse(command: clap::Command, argv: impl IntoIterator<Item = OsString>) -> Result<Cli, ExitCode> {
-    let argv: Vec<OsString> = argv.into_iter().collect();
+    let argv = crate::spellings::rewrite(argv.into_iter().collect());
     let parsed = command
         .try_get_matches_from(&argv)
-        .and_then(|mut m| Cli::from_arg_matches_mut(&mut m));
+        .and_then(|mut m| Cli::from_arg_matches_mut(&mut m))
+        .map(Cli::positional_input);
     parsed.map_err(|e| {
         use clap::error::ErrorKind;
         match e.kind() {

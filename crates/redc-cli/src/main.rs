@@ -26,6 +26,7 @@ mod rsa;
 mod seal;
 mod sign;
 mod sim;
+mod spellings;
 mod stdin;
 mod vectors;
 mod version;

@@ -51,11 +51,12 @@ pub(crate) fn decrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
         EncScheme::Oaep => {
             let (hash, mgf, label) = oaep_params(a)?;
             oaep::decrypt(&key, hash, mgf, &label, &ct, &mut OsRng).map_err(|e| match e {
-                // The same words whatever went wrong (no padding oracle),
-                // with the commonest cause when the hashes are not SHA-1.
-                Error::Decryption if hash != HashAlg::Sha1 || mgf != HashAlg::Sha1 => bad_input!(
-                    "rsa decrypt: {e} (OAEP with {} and MGF1-{}; `openssl pkeyutl` uses SHA-1 for both unless \
-                     given -pkeyopt rsa_oaep_md: for its ciphertexts try --hash sha1 without --mgf1-hash)",
+                // The same words whatever went wrong (no padding oracle):
+                // the options only, and the two commonest causes.
+                Error::Decryption => bad_input!(
+                    "rsa decrypt: {e} (OAEP with {} and MGF1-{}). `openssl pkeyutl -encrypt` pads with \
+                     PKCS#1 v1.5 unless given -pkeyopt rsa_padding_mode:oaep (its ciphertexts: --scheme \
+                     pkcs1v15), and its OAEP hashes with SHA-1 unless given -pkeyopt rsa_oaep_md (--hash sha1)",
                     hash.name(),
                     mgf.name()
                 ),

@@ -97,7 +97,12 @@ pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
             };
             match result {
                 Ok(()) => true,
-                Err(Error::Verification) => false,
+                Err(Error::Verification) => {
+                    if let Some(hint) = other_shape(&key, &sig, scheme, hash) {
+                        writeln!(std::io::stderr(), "redc: {hint}")?;
+                    }
+                    false
+                }
                 Err(e) => return Err(rsa_error("verify", &e)),
             }
         }
@@ -108,6 +113,40 @@ pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
     } else {
         writeln!(std::io::stdout(), "Verification failure")?;
         Ok(ExitCode::FAILURE)
+    }
+}
+
+/// For an RSA signature that failed to verify as `scheme` with `hash`: what
+/// its block `s^e mod n` shows it to be, when that is another scheme or
+/// another hash. The signature is public, so reading its structure gives
+/// nothing away: a PKCS#1 v1.5 block (`00 01 FF.. 00 DigestInfo`, with its
+/// hash) or a PSS block (ending in `0xbc`).
+fn other_shape(key: &redc_rsa::RsaPublicKey, sig: &[u8], scheme: SigScheme, hash: HashAlg) -> Option<String> {
+    let em = redc_rsa::hazmat::raw_public(key, sig).ok()?;
+    let info = em.strip_prefix(&[0, 1]).and_then(|block| {
+        let padded = block.iter().take_while(|&&b| b == 0xff).count();
+        block[padded..].strip_prefix(&[0]).filter(|_| padded >= 8)
+    });
+    let Some(info) = info else {
+        // Not PKCS#1 v1.5: a PSS block is named only where v1.5 was asked for.
+        return (matches!(scheme, SigScheme::Pkcs1v15) && em.last() == Some(&0xbc))
+            .then(|| "the signature is an RSASSA-PSS one: verify it without --scheme pkcs1v15".into());
+    };
+    let signed = HashAlg::ALL.into_iter().find(|h| {
+        h.digest_info_prefix()
+            .is_some_and(|p| info.len() == p.len() + h.output_len() && info.starts_with(&p))
+    });
+    let with = signed.map_or(String::new(), |h| format!(" --hash {}", h.name()));
+    match (scheme, signed) {
+        (SigScheme::Pss, _) => Some(format!(
+            "the signature is a PKCS#1 v1.5 one (openssl dgst -sign's default; redc signs and verifies \
+             RSASSA-PSS unless told otherwise): verify it with --scheme pkcs1v15{with}"
+        )),
+        (SigScheme::Pkcs1v15, Some(h)) if h != hash => Some(format!(
+            "the signature was made with {}: verify it with{with}",
+            h.name()
+        )),
+        _ => None,
     }
 }
 
