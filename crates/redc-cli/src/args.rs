@@ -2,7 +2,7 @@
 
 use crate::backend::BackendArg;
 use crate::failure::{BAD_INPUT, one_line};
-use crate::number::Number;
+use crate::number::{Integer, Number};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use redc::{Product, Schedule};
 use std::ffi::OsString;
@@ -44,7 +44,7 @@ impl Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// BASE^EXP mod MOD, like Python's pow(BASE, EXP, MOD), for any MOD >= 1.
+    /// BASE^EXP mod MOD, like Python's pow(BASE, EXP, MOD): any MOD but 0, negatives too.
     Modexp(ModexpArgs),
     /// A short showcase of redc on built-in values.
     Demo,
@@ -586,15 +586,17 @@ pub(crate) struct BatchArgs<Op: ValueEnum + Clone + Send + Sync + 'static> {
 #[derive(Debug, clap::Args)]
 #[command(allow_negative_numbers = true)]
 pub(crate) struct ModexpArgs {
-    /// The base: decimal, or hexadecimal with 0x.
+    /// The base: decimal, or hexadecimal with 0x; negative as in Python's pow.
     #[arg(value_name = "BASE", required_unless_present = "batch")]
-    pub(crate) base: Option<Number>,
-    /// The exponent: decimal, or hexadecimal with 0x.
+    pub(crate) base: Option<Integer>,
+    /// The exponent: decimal, or hexadecimal with 0x; negative for a power of the base's
+    /// inverse modulo MOD (when it has one), as in Python's pow.
     #[arg(value_name = "EXP", required_unless_present = "batch")]
-    pub(crate) exp: Option<Number>,
-    /// The modulus (>= 1, odd or even): decimal, or hexadecimal with 0x.
+    pub(crate) exp: Option<Integer>,
+    /// The modulus (not 0; odd or even; negative gives a result in (MOD, 0], as Python's pow):
+    /// decimal, or hexadecimal with 0x.
     #[arg(value_name = "MOD", required_unless_present = "batch")]
-    pub(crate) modulus: Option<Number>,
+    pub(crate) modulus: Option<Integer>,
     /// Read JSON Lines {"base": .., "exp": .., "mod": ..} from FILE (- for stdin).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["base", "exp", "modulus", "trace"])]
     pub(crate) batch: Option<PathBuf>,

@@ -4,7 +4,7 @@ use crate::args::{ModexpArgs, with_word};
 use crate::backend;
 use crate::batch;
 use crate::failure::bad_input;
-use crate::number::{Number, format};
+use crate::number::{Integer, format};
 use crate::output::Sink;
 use redc::exp::{Trace, TraceRow};
 use redc::{Modulus, Nat, PowOptions, Word, modpow};
@@ -43,23 +43,46 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The output of one exponentiation: the trace table if asked, then the result line.
+/// The output of one exponentiation: the trace table if asked, then the
+/// result line. Signs as Python's `pow(base, exp, mod)`: a negative base is
+/// reduced into `[0, |mod|)`, a negative exponent raises the base's inverse
+/// modulo `|mod|` (an error without one), and a negative modulus gives the
+/// result in `(mod, 0]`; the trace shows the exponentiation modulo `|mod|`.
 fn single<W: Word>(
-    base: &Number,
-    exp: &Number,
-    modulus: &Number,
+    base: &Integer,
+    exp: &Integer,
+    modulus: &Integer,
     opts: PowOptions,
     hex: bool,
     trace: bool,
 ) -> anyhow::Result<String> {
-    let (b, e, n) = (base.to_nat::<W>(), exp.to_nat::<W>(), modulus.to_nat::<W>());
+    let n = modulus.magnitude.to_nat::<W>();
+    if n.is_zero() {
+        return Err(bad_input!("MOD: must not be 0 (Python's pow: ValueError)"));
+    }
+    let mut b = base.magnitude.to_nat::<W>();
+    if base.negative {
+        let r = b.rem(&n).unwrap_or_else(Nat::zero);
+        b = n.checked_sub(&r).filter(|_| !r.is_zero()).unwrap_or(r);
+    }
+    if exp.negative && !n.is_one() {
+        b = b
+            .inv_mod(&n)
+            .ok_or_else(|| bad_input!("BASE: not invertible modulo MOD, so EXP cannot be negative"))?;
+    }
+    let e = exp.magnitude.to_nat::<W>();
     let mut rows = Trace::new();
     let result = modpow(&b, &e, &n, opts, trace.then_some(&mut rows)).map_err(|err| bad_input!("MOD: {err}"))?;
     let mut out = String::new();
     if trace {
         out.push_str(&trace_table(&n, &rows, opts));
     }
-    out.push_str(&format(&result, hex));
+    if modulus.negative && !result.is_zero() {
+        out.push('-');
+        out.push_str(&format(&n.checked_sub(&result).unwrap_or_default(), hex));
+    } else {
+        out.push_str(&format(&result, hex));
+    }
     out.push('\n');
     Ok(out)
 }

@@ -1,5 +1,6 @@
 //! Numbers on the command line and in batch files: non-negative integers in
-//! decimal or 0x-hexadecimal, at most [`MAX_BITS`] bits.
+//! decimal or 0x-hexadecimal, at most [`MAX_BITS`] bits; [`Integer`] adds
+//! a sign, for `redc modexp`'s arguments (Python's `pow` takes negatives).
 
 use redc::{Nat, ParseNatError, Word};
 use std::str::FromStr;
@@ -50,6 +51,31 @@ impl Number {
     /// The value with digits of width `W`.
     pub(crate) fn to_nat<W: Word>(&self) -> Nat<W> {
         self.0.to_width()
+    }
+}
+
+/// A signed [`Number`]: `-` before its text (`-7`, `-0x1f`); `-0` is 0.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Integer {
+    /// Whether the value is below zero (never for 0).
+    pub(crate) negative: bool,
+    /// The absolute value.
+    pub(crate) magnitude: Number,
+}
+
+impl FromStr for Integer {
+    type Err = NumberError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (negative, digits) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let magnitude: Number = digits.parse()?;
+        Ok(Self {
+            negative: negative && !magnitude.0.is_zero(),
+            magnitude,
+        })
     }
 }
 

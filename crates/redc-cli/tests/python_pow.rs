@@ -204,3 +204,47 @@ fn engine_batches_agree_with_python_pow() {
         assert_eq!(got, expect, "{backend}");
     }
 }
+
+/// `redc modexp BASE EXP MOD` with negative arguments against Python's
+/// `pow`: a negative base, an exponent that needs the base's inverse (or
+/// fails as Python's does, exit 2), a negative modulus, moduli 1 and -1.
+#[test]
+fn negative_arguments_agree_with_python_pow() {
+    let mut rng = Rng(0x0051_67ed);
+    let mut triples: Vec<(i64, i64, i64)> =
+        vec![(-1, 2, 5), (2, -1, 5), (4, -1, 8), (0, -1, 1), (-7, 0, -1), (3, 5, -1)];
+    for _ in 0..60 {
+        let signed = |rng: &mut Rng, n: u64| {
+            let x = rng.below(n) as i64;
+            if rng.below(2) == 0 { -x } else { x }
+        };
+        let m = signed(&mut rng, 1000);
+        triples.push((
+            signed(&mut rng, 1 << 40),
+            signed(&mut rng, 50),
+            if m == 0 { 97 } else { m },
+        ));
+    }
+    let script = "import sys\nfor line in sys.stdin:\n    b, e, m = map(int, line.split())\n    try:\n        print(pow(b, e, m))\n    except ValueError:\n        print('ValueError')\n";
+    let text: String = triples.iter().map(|(b, e, m)| format!("{b} {e} {m}\n")).collect();
+    let python = feed(
+        Command::new("python3")
+            .args(["-c", script])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("python3 runs"),
+        text,
+    );
+    let expect = String::from_utf8(python.stdout).unwrap();
+    for ((b, e, m), want) in triples.iter().zip(expect.lines()) {
+        let args = ["modexp".to_owned(), b.to_string(), e.to_string(), m.to_string()];
+        let out = common::run(&args.iter().map(String::as_str).collect::<Vec<_>>(), "");
+        let got = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        if want == "ValueError" {
+            assert_eq!(out.status.code(), Some(2), "pow({b}, {e}, {m})");
+        } else {
+            assert_eq!((out.status.code(), got.as_str()), (Some(0), want), "pow({b}, {e}, {m})");
+        }
+    }
+}
