@@ -4,21 +4,13 @@
 
 mod common;
 
-use common::{openssl, refused, scratch_dir};
+use common::{openssl, openssl_rsa_key, refused, scratch_dir};
 
 /// An RSA key from `openssl genpkey`, as PEM and as DER, in `dir`.
 fn rsa_key(dir: &std::path::Path) -> (String, String) {
     let pem = dir.join("k.pem");
     let der = dir.join("k.der");
-    openssl(&[
-        "genpkey",
-        "-algorithm",
-        "RSA",
-        "-pkeyopt",
-        "rsa_keygen_bits:2048",
-        "-out",
-        pem.to_str().unwrap(),
-    ]);
+    openssl_rsa_key(pem.to_str().unwrap());
     openssl(&[
         "pkey",
         "-in",

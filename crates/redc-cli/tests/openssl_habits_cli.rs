@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{openssl, run, scratch_dir};
+use common::{openssl, openssl_rsa_key, run, scratch_dir};
 
 struct Files {
     dir: std::path::PathBuf,
@@ -21,15 +21,7 @@ impl Files {
 fn files(tag: &str) -> Files {
     let f = Files { dir: scratch_dir(tag) };
     let (key, public) = (f.path("k.pem"), f.path("pub.pem"));
-    openssl(&[
-        "genpkey",
-        "-algorithm",
-        "RSA",
-        "-pkeyopt",
-        "rsa_keygen_bits:2048",
-        "-out",
-        &key,
-    ]);
+    openssl_rsa_key(&key);
     openssl(&["pkey", "-in", &key, "-pubout", "-out", &public]);
     std::fs::write(f.path("msg.txt"), b"hello\n").unwrap();
     f

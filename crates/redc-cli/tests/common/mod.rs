@@ -62,6 +62,19 @@ pub(crate) fn refused(args: &[&str]) -> String {
     err
 }
 
+/// A 2048-bit RSA private key made by `openssl genpkey` at `path` (PKCS#8 PEM).
+pub(crate) fn openssl_rsa_key(path: &str) {
+    openssl(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        path,
+    ]);
+}
+
 /// Run openssl; panic unless it succeeds.
 pub(crate) fn openssl(args: &[&str]) -> Vec<u8> {
     let out = Command::new("openssl")
