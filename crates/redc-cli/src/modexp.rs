@@ -58,7 +58,7 @@ fn single<W: Word>(
 ) -> anyhow::Result<String> {
     let n = modulus.magnitude.to_nat::<W>();
     if n.is_zero() {
-        return Err(bad_input!("MOD: must not be 0 (Python's pow: ValueError)"));
+        return Err(bad_input!("MOD: modulus is zero"));
     }
     let mut b = base.magnitude.to_nat::<W>();
     if base.negative {
