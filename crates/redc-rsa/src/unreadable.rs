@@ -11,6 +11,11 @@ const OPENSSH_PUBLIC: [&[u8]; 5] = [b"ssh-rsa ", b"ssh-dss ", b"ssh-ed25519 ", b
 /// format redc does not read or a key file cut short; `None` otherwise
 /// (the readers then say what they expected).
 pub fn diagnose(bytes: &[u8]) -> Option<String> {
+    // DER (a SEQUENCE) is only checked for its length: its binary contents
+    // may hold any bytes, "-----BEGIN " too.
+    if bytes.first() == Some(&0x30) {
+        return truncated_der(bytes);
+    }
     if find(bytes, b"-----BEGIN OPENSSH PRIVATE KEY-----").is_some() {
         return Some(
             "an OpenSSH private key: redc reads PKCS#8 and PKCS#1; convert it in place with \
@@ -43,7 +48,7 @@ pub fn diagnose(bytes: &[u8]) -> Option<String> {
             ));
         }
     }
-    truncated_der(bytes)
+    None
 }
 
 /// For DER (a SEQUENCE) whose declared length runs past the input: how
@@ -113,5 +118,10 @@ mod tests {
         assert_eq!(diagnose(&[0x02, 0x05, 1]), None, "not a SEQUENCE");
         assert_eq!(diagnose(&[0x30]), None);
         assert_eq!(diagnose(&[0x30, 0x80, 1]), None, "indefinite length: not DER");
+        // Whole DER whose contents hold PEM-like bytes (found by fuzz/key_read).
+        let mut der = vec![0x30, 0x0d];
+        der.extend_from_slice(b"-----BEGIN  ");
+        der.push(0);
+        assert_eq!(diagnose(&der), None);
     }
 }
