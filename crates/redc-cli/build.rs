@@ -1,16 +1,11 @@
 //! The commit `redc --version` names (`REDC_COMMIT`: `git describe` of the
-//! checkout's commit, or "unknown" outside one). With the `openssl4`
-//! feature, also: build OpenSSL 4.0 from the `openssl-src` crate (once per
-//! build directory: a new commit reruns this script, not the OpenSSL build)
-//! and link its `libcrypto` statically, for `redc bench`'s anchor.
+//! checkout's commit, or "unknown" outside one).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
     println!("cargo:rustc-env=REDC_COMMIT={}", commit());
-    #[cfg(feature = "openssl4")]
-    openssl4();
 }
 
 /// `git describe --always` of the checkout this crate is in, with the
@@ -61,25 +56,4 @@ fn commit() -> String {
         }
     }
     git(&["describe", "--always", "--abbrev=12"]).unwrap_or_else(|| "unknown".to_owned())
-}
-
-/// OpenSSL 4.0 from source into `OUT_DIR`, unless an earlier run of this
-/// script already installed it there; then link its libcrypto.
-#[cfg(feature = "openssl4")]
-fn openssl4() {
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let installed = ["lib64", "lib"]
-        .map(|lib| out.join("openssl-build/install").join(lib))
-        .into_iter()
-        .find(|dir| dir.join("libcrypto.a").exists());
-    let lib_dir = match installed {
-        Some(dir) => dir,
-        None => openssl_src::Build::new()
-            .out_dir(out.join("openssl-build"))
-            .build()
-            .lib_dir()
-            .to_path_buf(),
-    };
-    println!("cargo:rustc-link-search=native={}", lib_dir.display());
-    println!("cargo:rustc-link-lib=static=crypto");
 }

@@ -1,8 +1,7 @@
-//! The redc CLI's batch commands, run in-process on a JSON Lines file: the
-//! same argument parsing (`args::parse`), the same line reader and parsers
-//! (`jsonl`, `batch`, `rsa`, `number`, `keyfile`) as the `redc` binary.
+//! The redc CLI's batch commands, run in-process on a JSON Lines file
+//! through the `redc_cli` library: the same argument parsing, line reader
+//! and parsers as the `redc` binary.
 
-use crate::args::{self, Command, RsaCommand};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -31,31 +30,29 @@ pub fn run_batch(argv: &[&str], input: &[u8]) -> Option<bool> {
     let path = work_dir().join("input.jsonl");
     std::fs::write(&path, input).expect("input file");
     let path_text = path.to_string_lossy().into_owned();
-    let argv: Vec<OsString> = std::iter::once("redc")
+    // The 1024-bit key file is small on purpose: level 1, as the binary's
+    // `--security-level 1` (the targets give no level of their own).
+    let argv: Vec<OsString> = ["redc", "--security-level", "1"]
+        .into_iter()
         .chain(argv.iter().copied())
         .map(|a| if a == "{input}" { path_text.as_str() } else { a })
         .map(OsString::from)
         .collect();
-    let cli = args::parse(args::command(), argv).ok()?;
-    // The 1024-bit key file is small on purpose: level 1, as the binary's
-    // `--security-level 1` (once per process; a target's own flag wins).
-    let _ = crate::policy::install(cli.security_level.or(Some(1)));
-    let result = match cli.command {
-        Command::Modexp(a) => crate::modexp::run(&a),
-        Command::Rsa(RsaCommand::PrivateBatch(a)) => crate::rsa::private_batch(&a),
-        Command::Rsa(RsaCommand::PublicBatch(a)) => crate::rsa::public_batch(&a),
-        _ => return None,
-    };
+    let cli = redc_cli::parse(argv).ok()?;
+    if !cli.is_batch() {
+        return None;
+    }
+    let result = redc_cli::execute(cli);
     Some(matches!(result, Ok(code) if code == std::process::ExitCode::SUCCESS))
 }
 
 /// The CLI's number parser (`redc_cli::number::Number`): decimal or 0x-hex,
 /// at most `MAX_BITS` bits and `MAX_CHARS` characters. `Ok` holds the value.
 pub fn parse_number(text: &str) -> Result<redc::Nat<u64>, String> {
-    text.parse::<crate::number::Number>()
+    text.parse::<redc_cli::number::Number>()
         .map(|n| n.to_nat::<u64>())
         .map_err(|e| e.to_string())
 }
 
 /// The CLI's bounds on numbers: (bits, characters).
-pub const NUMBER_LIMITS: (usize, usize) = (crate::number::MAX_BITS, crate::number::MAX_CHARS);
+pub const NUMBER_LIMITS: (usize, usize) = (redc_cli::number::MAX_BITS, redc_cli::number::MAX_CHARS);

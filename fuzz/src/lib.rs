@@ -1,6 +1,7 @@
 //! Shared pieces of the fuzz targets (`fuzz/fuzz_targets/*.rs`): the fixed
 //! keys, deterministic generators, the cost guard for encrypted PKCS#8, a
-//! small input reader, and the redc CLI's batch modules ([`cli`]).
+//! small input reader, and the redc CLI's batch commands run in-process
+//! ([`cli`], over the `redc_cli` library).
 //!
 //! Nothing here is fuzzed by itself; each target documents what it checks.
 
@@ -11,56 +12,6 @@ use std::sync::OnceLock;
 
 pub mod cli;
 pub mod reference;
-
-// The redc CLI is a binary crate: its batch commands (`redc modexp --batch`,
-// `redc rsa private-batch`, `redc rsa public-batch`) are compiled here from
-// their own sources, unchanged, so that `cli::run_batch` drives the real
-// JSON Lines code. These modules only depend on each other (and on redc,
-// redc-rsa, redc-cuda without its `cuda` feature); the CLI's other modules
-// (bench, sim, seal, ...) are not needed. The names must stay the CLI's,
-// as its code refers to them by `crate::...`.
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/args.rs"]
-mod args;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/backend.rs"]
-mod backend;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/batch.rs"]
-mod batch;
-#[allow(dead_code, unused_imports, unused_macros, clippy::all)]
-#[path = "../../crates/redc-cli/src/failure.rs"]
-mod failure;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/interrupt.rs"]
-mod interrupt;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/jsonl.rs"]
-mod jsonl;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/keyfile.rs"]
-mod keyfile;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/modexp.rs"]
-mod modexp;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/number.rs"]
-mod number;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/spellings.rs"]
-mod spellings;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/stdin.rs"]
-mod stdin;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/output.rs"]
-mod output;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/policy.rs"]
-mod policy;
-#[allow(dead_code, unused_imports, clippy::all)]
-#[path = "../../crates/redc-cli/src/rsa.rs"]
-mod rsa;
 
 /// The password of every encrypted key of the seed corpus.
 pub const PASSWORD: &[u8] = b"fuzz-password";

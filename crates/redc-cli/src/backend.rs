@@ -1,5 +1,6 @@
-//! `--backend` and `REDC_BACKEND`: which engine runs the commands — the
-//! only place redc reads `REDC_BACKEND` and `REDC_CUDA_THREADS`.
+//! `--backend` and `REDC_BACKEND`: which engine runs the commands, as
+//! clap's value enum over [`redc_cuda::select`] (the resolver every front
+//! end shares, which reads the environment).
 //!
 //! `auto` (the default) takes the GPU only when this redc was built with
 //! CUDA support and a driver, a device and NVRTC are all present, and the
@@ -11,8 +12,7 @@
 use crate::failure::bad_input;
 use clap::ValueEnum;
 use redc::Engine;
-use redc_cuda::{CudaError, Gpu};
-use std::sync::{Arc, OnceLock};
+use redc_cuda::select;
 
 /// The backend of every command that runs on the engine (`--backend`,
 /// `REDC_BACKEND`), used by clap directly.
@@ -57,57 +57,22 @@ pub(crate) fn engine(arg: Option<BackendArg>) -> anyhow::Result<Engine> {
 /// The engine of `arg`; an error starts with `label` (`--backend cuda`,
 /// `REDC_BACKEND=cuda`).
 fn engine_for(arg: BackendArg, label: &str) -> anyhow::Result<Engine> {
-    match arg {
-        BackendArg::Auto => Ok(gpu().map_or_else(|_| Engine::detect(), Engine::with_device)),
-        BackendArg::Cuda => gpu().map(Engine::with_device).map_err(|e| bad_input!("{label}: {e}")),
-        // A CPU backend of redc's registry, by name.
-        cpu => Engine::named(cpu.name()).map_err(|e| bad_input!("{label}: {e}")),
-    }
+    select::engine(arg.name()).map_err(|e| bad_input!("{label}: {e}"))
 }
 
 /// `REDC_BACKEND`, parsed; unset or empty is `None`.
 fn env_backend() -> anyhow::Result<Option<BackendArg>> {
-    match std::env::var("REDC_BACKEND") {
-        Ok(name) if !name.is_empty() => BackendArg::from_str(&name, false).map(Some).map_err(|_| {
-            let names: Vec<_> = BackendArg::value_variants().iter().map(|b| b.name()).collect();
-            bad_input!(
-                "REDC_BACKEND: unknown backend \"{name}\" (expected one of: {})",
-                names.join(", ")
-            )
-        }),
-        _ => Ok(None),
-    }
-}
-
-/// The GPU, opened once per process with the plan of `REDC_CUDA_THREADS`
-/// (threads per number, e.g. `64:8,32:1`) and the kernel cache of
-/// [`redc_cuda::cache_dir`] (`REDC_CUDA_CACHE`), or what is missing.
-pub(crate) fn gpu() -> Result<Arc<dyn redc::engine::device::Device>, CudaError> {
-    opened().map(|g| g as Arc<dyn redc::engine::device::Device>)
-}
-
-/// The GPU of [`gpu`] itself (its plan and description, for `redc bench`).
-pub(crate) fn opened() -> Result<Arc<Gpu>, CudaError> {
-    static GPU: OnceLock<Result<Arc<Gpu>, CudaError>> = OnceLock::new();
-    GPU.get_or_init(|| {
-        let threads = match std::env::var("REDC_CUDA_THREADS") {
-            // Empty is unset, as for REDC_BACKEND.
-            Ok(spec) if spec.trim().is_empty() => None,
-            Ok(spec) => Some(spec),
-            Err(std::env::VarError::NotPresent) => None,
-            Err(std::env::VarError::NotUnicode(_)) => {
-                return Err(CudaError::Config("REDC_CUDA_THREADS: not UTF-8".into()));
-            }
-        };
-        let cache = redc_cuda::cache_dir(|name| std::env::var_os(name));
-        Gpu::open(threads.as_deref(), cache.as_deref())
-            .map(Arc::new)
-            .map_err(|e| match e {
-                CudaError::Config(m) => CudaError::Config(format!("REDC_CUDA_THREADS: {m}")),
-                other => other,
+    select::env_backend()
+        .map(|name| {
+            BackendArg::from_str(&name, false).map_err(|_| {
+                let names: Vec<_> = BackendArg::value_variants().iter().map(|b| b.name()).collect();
+                bad_input!(
+                    "REDC_BACKEND: unknown backend \"{name}\" (expected one of: {})",
+                    names.join(", ")
+                )
             })
-    })
-    .clone()
+        })
+        .transpose()
 }
 
 /// Before any command runs: with `REDC_BACKEND=scalar|ifma|cuda`, make that

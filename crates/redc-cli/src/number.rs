@@ -7,20 +7,20 @@ use std::str::FromStr;
 
 /// The largest number accepted, in bits (four times the largest RSA modulus
 /// redc is built for).
-pub(crate) const MAX_BITS: usize = 65536;
+pub const MAX_BITS: usize = 65536;
 
 /// The longest number text read (room for `MAX_BITS` in decimal, with
 /// leading zeros to spare).
-pub(crate) const MAX_CHARS: usize = 4 * MAX_BITS / 3;
+pub const MAX_CHARS: usize = 4 * MAX_BITS / 3;
 
 /// A parsed input number, stored with 64-bit digits and converted to the
 /// requested digit width when used.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Number(Nat<u64>);
+pub struct Number(Nat<u64>);
 
 /// Why a text is not an acceptable number.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum NumberError {
+pub enum NumberError {
     /// Not a number at all.
     #[error(transparent)]
     Parse(#[from] ParseNatError),
@@ -49,7 +49,7 @@ impl FromStr for Number {
 
 impl Number {
     /// The value with digits of width `W`.
-    pub(crate) fn to_nat<W: Word>(&self) -> Nat<W> {
+    pub fn to_nat<W: Word>(&self) -> Nat<W> {
         self.0.to_width()
     }
 }

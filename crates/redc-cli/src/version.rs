@@ -3,6 +3,7 @@
 
 use crate::backend;
 use redc::Engine;
+use redc_cuda::select;
 
 /// The text of `redc --version` (`-V` prints the version alone). Probing
 /// the backends opens the GPU in a CUDA build, so this is only built when
@@ -23,7 +24,7 @@ pub(crate) fn long() -> String {
         };
         out.push_str(&format!("  {name}: {state}\n"));
     }
-    let cuda = match backend::gpu() {
+    let cuda = match select::gpu() {
         Ok(device) => format!("yes ({})", device.describe()),
         Err(e) => format!("no ({e})"),
     };

@@ -18,12 +18,13 @@
 //!
 //! Use: [`Gpu::open`] and hand the [`Gpu`] to `Engine::with_device` (an
 //! application may install that engine as redc's default). [`probe`] says
-//! cheaply whether a GPU can be used. Nothing here reads the environment:
-//! the CLI passes `REDC_CUDA_THREADS` and its kernel cache directory
-//! (`REDC_CUDA_CACHE`) to [`Gpu::open`]. [`precompile`] fills a cache
+//! cheaply whether a GPU can be used. Only [`select`] reads the
+//! environment (`REDC_BACKEND`, `REDC_CUDA_THREADS`, `REDC_CUDA_CACHE`):
+//! the one engine resolver of the front ends. [`precompile`] fills a cache
 //! ahead, on a machine with NVRTC and no GPU.
 
 pub mod count;
+pub mod select;
 
 #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
 mod cache;
@@ -162,8 +163,8 @@ pub struct KernelReport {
 /// The kernel cache directory of a process whose environment is `var`
 /// (`|name| std::env::var_os(name)`): `REDC_CUDA_CACHE` when set (empty
 /// turns the cache off), else `$XDG_CACHE_HOME/redc/cuda`, else
-/// `$HOME/.cache/redc/cuda`, else none. The front ends call this; the
-/// library itself reads no environment.
+/// `$HOME/.cache/redc/cuda`, else none ([`select`] calls this with the
+/// process's environment).
 pub fn cache_dir(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<std::path::PathBuf> {
     let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
     if let Some(dir) = var("REDC_CUDA_CACHE") {

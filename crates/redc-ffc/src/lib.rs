@@ -57,8 +57,8 @@ pub(crate) fn check_level(level: SecurityLevel, what: &str, bits: usize) -> Resu
 use redc::kernel::consts::ModulusError;
 use redc::{Domain, Engine, Prepared, SecretNat};
 
-/// A public integer.
-pub type Num = redc::Nat<u64>;
+/// A public integer (redc's one [`redc::Num`]).
+pub use redc::Num;
 
 /// The brand of residues modulo a group's or a DSA key's prime `p`.
 #[derive(Debug)]

@@ -1,48 +1,29 @@
 //! Which engine runs a call: `backend=` per call, else `REDC_BACKEND`, else
 //! `auto` (the GPU when this package was built with the `cuda` feature and
-//! one can be opened, else the fastest CPU backend). A backend this machine
+//! one can be opened, else the fastest CPU backend), resolved by
+//! [`redc_cuda::select`], the resolver the `redc` command uses too (so
+//! `REDC_CUDA_THREADS` sets the GPU's plan here as there). A backend this machine
 //! cannot run is an error naming what is missing, never a silent fallback.
 
 use crate::error::bad;
 use pyo3::prelude::*;
-use redc::engine::device::Device;
 use redc::{Engine, EngineError};
-use redc_cuda::{CudaError, Gpu};
-use std::sync::{Arc, OnceLock};
-
-/// GPU 0 with the default plan and the kernel cache of
-/// [`redc_cuda::cache_dir`], opened once per process, or what is missing.
-fn gpu() -> Result<Arc<dyn Device>, CudaError> {
-    static GPU: OnceLock<Result<Arc<Gpu>, CudaError>> = OnceLock::new();
-    let gpu = GPU
-        .get_or_init(|| {
-            let cache = redc_cuda::cache_dir(|name| std::env::var_os(name));
-            Gpu::open(None, cache.as_deref()).map(Arc::new)
-        })
-        .clone();
-    gpu.map(|g| g as Arc<dyn Device>)
-}
+use redc_cuda::select::{self, SelectError};
+use std::sync::OnceLock;
 
 /// The engine called `name` (`auto`, `cuda`, or a CPU backend of redc's
 /// registry, which names the backends when it has no such one); errors
 /// start with `label`.
 fn named(name: &str, label: &str) -> PyResult<Engine> {
-    match name {
-        "auto" => Ok(gpu().map_or_else(|_| Engine::detect(), Engine::with_device)),
-        "cuda" => gpu().map(Engine::with_device).map_err(|e| bad(label, e)),
-        cpu => Engine::named(cpu).map_err(|e| match e {
-            EngineError::UnknownBackend(_) => bad(label, format!("{e}, auto or cuda")),
-            other => bad(label, other),
-        }),
-    }
+    select::engine(name).map_err(|e| match e {
+        SelectError::Cpu(e @ EngineError::UnknownBackend(_)) => bad(label, format!("{e}, auto or cuda")),
+        other => bad(label, other),
+    })
 }
 
 /// The backend `REDC_BACKEND` names (unset or empty: `auto`).
 fn env_name() -> String {
-    std::env::var("REDC_BACKEND")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| "auto".to_owned())
+    select::env_backend().unwrap_or_else(|| "auto".to_owned())
 }
 
 /// The engine of calls that name none: `REDC_BACKEND`'s, made on first use.
@@ -82,16 +63,7 @@ pub(crate) fn engine(backend: Option<&str>) -> PyResult<Engine> {
 /// backends of redc's registry; always ending with `scalar`).
 #[pyfunction]
 pub(crate) fn backends() -> Vec<&'static str> {
-    let mut out = Vec::new();
-    if gpu().is_ok() {
-        out.push("cuda");
-    }
-    out.extend(
-        redc::engine::backend_names()
-            .into_iter()
-            .filter(|name| Engine::named(name).is_ok()),
-    );
-    out
+    select::usable()
 }
 
 /// `(name, lanes, description)` of the engine `backend` names (default:

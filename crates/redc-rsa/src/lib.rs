@@ -91,8 +91,8 @@ pub use primitive::{rsa_private_batch, rsa_public_batch};
 /// generator: a user need not pick the version.
 pub use rand_core::{self, OsRng};
 
-/// The integer type of the RSA layer's public values.
-pub type Num = redc::Nat<u64>;
+/// The integer type of the RSA layer's public values (redc's one [`redc::Num`]).
+pub use redc::Num;
 
 /// A fresh 1024-bit key (e = 65537), an input `c` and `c^d mod n` by
 /// redc's `modpow`: the unit tests' private operation and its answer. The

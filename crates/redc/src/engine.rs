@@ -43,7 +43,6 @@ pub use backend::{Backend, BackendError, Task};
 
 use crate::kernel::Consts;
 use crate::modpow::{PowOptions, modpow};
-use crate::nat::Nat;
 use crate::secret::SecretNat;
 use backend::{AnyCtx, DynBackend};
 use device::{Device, DeviceBackend};
@@ -52,8 +51,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 use zeroize::Zeroizing;
 
-/// A natural number with 64-bit digits, the engine's public number type.
-pub type Num = Nat<u64>;
+pub use crate::Num;
 
 /// The CPU backends of this build, fastest first: the name of each, and
 /// the backend where this CPU can run it. A new CPU backend is one file

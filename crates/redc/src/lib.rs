@@ -80,8 +80,8 @@ pub use engine::{Backend, Engine, EngineError, Job, JobBase, PowJob, Prepared, P
 pub use exp::{Schedule, Trace, default_window};
 pub use modpow::{ModpowError, PowOptions, modpow};
 pub use mont::{Modulus, ModulusError, MontElem, Multiplier, OpCounts, Product};
-pub use nat::Nat;
 pub use nat::text::ParseNatError;
+pub use nat::{Nat, Num};
 pub use residue::{Domain, Residue};
 pub use secret::SecretNat;
 pub use word::Word;

@@ -18,6 +18,10 @@ pub mod text;
 use crate::word::Word;
 use core::cmp::Ordering;
 
+/// A natural number with 64-bit digits: the public number type of the
+/// engine, RSA, DH and DSA (re-exported by `redc-rsa` and `redc-ffc`).
+pub type Num = Nat<u64>;
+
 /// A natural number `sum(d[i] · 2^(i·w))` with digits `d` of type `W`.
 ///
 /// Invariant: no zero digit at the top (zero is the empty vector), so the

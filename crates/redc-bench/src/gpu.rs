@@ -194,7 +194,7 @@ pub(super) struct Plan {
 impl Plan {
     /// The opened GPU's plan, if a GPU was opened.
     pub(super) fn opened() -> Option<Plan> {
-        crate::backend::opened().ok().map(|gpu| Plan { gpu })
+        redc_cuda::select::opened_gpu().ok().map(|gpu| Plan { gpu })
     }
 
     /// Products of one exponentiation modulo a `bits`-bit number with an

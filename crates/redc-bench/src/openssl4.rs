@@ -17,8 +17,7 @@
 
 #![allow(unsafe_code)]
 
-use super::products::CHAIN;
-use super::{Num, rate};
+use super::{CHAIN, Num, rate};
 use anyhow::{Context, anyhow, bail};
 use redc_ffc::encoding::KeyFile;
 use redc_rsa::RsaPrivateKey;

@@ -8,13 +8,9 @@
 //! so its share is not given.
 
 use super::cycles::Clock;
-use super::{Num, rate};
+use super::{CHAIN, Num, rate};
 use anyhow::{Context, anyhow};
 use redc::{Domain, PowOptions, SecretNat, modpow};
-
-/// Products per call in the timed chains, so that reading the clock does
-/// not weigh on calls of about 200 ns.
-pub(super) const CHAIN: usize = 64;
 
 /// Products per call of an IFMA chain; a second chain of none takes the
 /// call's fixed cost (conversions, entry into and exit from Montgomery

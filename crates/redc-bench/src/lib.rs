@@ -1,0 +1,920 @@
+//! The bench behind `redc bench`: redc's backends beside `openssl speed`,
+//! OpenSSL 4 (feature `openssl4`, linked in) and GMP (loaded at run time),
+//! in one run: [`measure`] gives a [`Report`], which renders as the text
+//! table, JSON and an SVG chart. The `redc` command only turns its
+//! arguments into [`Options`] and writes the renderings.
+//!
+//! Three operations at each RSA modulus size — the RSA private operation
+//! (RSADP, CRT), the public one (RSAEP, e = 65537) and raw modexp (a
+//! full-length secret exponent, [`Engine::pow`]) — and the finite-field
+//! ones of `bench/ffc.rs` (DH derivation, DSA signing and verification),
+//! each in three modes:
+//! the latency of one operation on one thread, batched throughput on one
+//! thread, and batched throughput on every thread. redc runs through its
+//! batch interfaces ([`redc_rsa::rsa_private_batch`],
+//! [`redc_rsa::rsa_public_batch`], [`Engine::pow`]) with batches of
+//! 8 × lanes × threads; OpenSSL and GMP have no batch interface, so their
+//! one-thread figure is a run of single operations.
+//!
+//! Nothing is timed before its answers were checked: redc's private results
+//! against the public operation, its public and modexp results against
+//! [`redc::modpow`], GMP's first answer of each operation likewise. A wrong
+//! answer stops the bench with an error.
+
+mod cycles;
+mod ffc;
+mod gmp;
+mod gpu;
+mod openssl;
+#[cfg(feature = "openssl4")]
+mod openssl4;
+mod plot;
+mod products;
+mod report;
+
+use anyhow::{Context, anyhow};
+use gmp::{Gmp, GmpOp};
+use openssl::{Alg, OpenSsl, Wanted};
+use rand_core::{OsRng, RngCore};
+use rayon::ThreadPool;
+use redc::{Engine, PowJob, PowOptions, SecretNat, modpow};
+use redc_rsa::{RsaPrivateKey, rsa_private_batch, rsa_public_batch};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use redc::Num;
+
+/// Default RSA sizes.
+pub const SIZES: [usize; 4] = [1024, 2048, 3072, 4096];
+
+/// Products per call in the timed chains of the per-product figures
+/// (redc's kernels and OpenSSL 4's `BN_mod_mul_montgomery` alike), so that
+/// reading the clock does not weigh on calls of about 200 ns.
+const CHAIN: usize = 64;
+
+/// What one run measures.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// RSA modulus sizes, in bits; raw modexp uses the same moduli.
+    pub sizes: Vec<usize>,
+    /// redc's CPU backends, each available on this CPU.
+    pub backends: Vec<&'static str>,
+    /// Measure the GPU too (its own table), opened by
+    /// [`redc_cuda::select::opened_gpu`].
+    pub gpu: bool,
+    /// Measure the CPU (redc's CPU backends and the anchors); false with
+    /// `--gpu-only`.
+    pub cpu: bool,
+    /// Operations per GPU batch call, when not the device's batch size.
+    pub gpu_batch: Option<usize>,
+    /// Time per measurement.
+    pub seconds: f64,
+    /// Threads of the all-cores figures.
+    pub threads: usize,
+    /// Run `openssl speed`.
+    pub openssl: bool,
+    /// Load GMP.
+    pub gmp: bool,
+    /// Time one Montgomery product of each kernel, with the clock.
+    pub products: bool,
+    /// Measure DH and DSA (`ffc.rs`).
+    pub ffc: bool,
+}
+
+impl Options {
+    /// The short bench of `redc demo`: RSA-2048 on the fastest backend,
+    /// 0.2 s per measurement, beside OpenSSL and GMP.
+    pub fn demo() -> Options {
+        Options {
+            sizes: vec![2048],
+            backends: vec![Engine::detect().name()],
+            gpu: false,
+            cpu: true,
+            gpu_batch: None,
+            seconds: 0.2,
+            threads: rayon::current_num_threads(),
+            openssl: true,
+            gmp: true,
+            products: false,
+            ffc: false,
+        }
+    }
+}
+
+/// The operations measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Operation {
+    /// RSADP with CRT.
+    RsaPrivate,
+    /// RSAEP with e = 65537.
+    RsaPublic,
+    /// `b^e mod n` with a secret exponent as long as `n`.
+    Modexp,
+    /// A Diffie-Hellman shared secret in an ffdhe group, the peer checked.
+    DhDerive,
+    /// A DSA signature (random nonce).
+    DsaSign,
+    /// A DSA verification.
+    DsaVerify,
+}
+
+impl Operation {
+    /// The RSA-size operations, in table order.
+    const RSA: [Operation; 3] = [Operation::RsaPrivate, Operation::RsaPublic, Operation::Modexp];
+
+    /// The name in the table.
+    fn name(self) -> &'static str {
+        match self {
+            Operation::RsaPrivate => "RSA private",
+            Operation::RsaPublic => "RSA public",
+            Operation::Modexp => "modexp",
+            Operation::DhDerive => "DH derive",
+            Operation::DsaSign => "DSA sign",
+            Operation::DsaVerify => "DSA verify",
+        }
+    }
+
+    /// The name in JSON.
+    fn key(self) -> &'static str {
+        match self {
+            Operation::RsaPrivate => "rsa_private",
+            Operation::RsaPublic => "rsa_public",
+            Operation::Modexp => "modexp",
+            Operation::DhDerive => "dh_derive",
+            Operation::DsaSign => "dsa_sign",
+            Operation::DsaVerify => "dsa_verify",
+        }
+    }
+
+    /// The name on the chart.
+    fn short(self) -> &'static str {
+        match self {
+            Operation::RsaPrivate => "RSA priv",
+            Operation::RsaPublic => "RSA pub",
+            Operation::Modexp => "modexp",
+            Operation::DhDerive => "DH",
+            Operation::DsaSign => "DSA sign",
+            Operation::DsaVerify => "DSA verify",
+        }
+    }
+
+    /// Not an operation of the RSA workload.
+    fn not_rsa(self) -> anyhow::Error {
+        anyhow!("{} is not measured on an RSA key", self.name())
+    }
+}
+
+/// How an operation is timed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// One operation per call, one thread.
+    Latency,
+    /// Batches on one thread.
+    OneCore,
+    /// Batches on every thread.
+    AllCores,
+}
+
+impl Mode {
+    /// The name in JSON.
+    fn key(self) -> &'static str {
+        match self {
+            Mode::Latency => "latency",
+            Mode::OneCore => "batch_1_core",
+            Mode::AllCores => "batch_all_cores",
+        }
+    }
+
+    /// Operations per batch call: 1, or 8 per lane and thread.
+    fn batch(self, lanes: usize, threads: usize) -> usize {
+        match self {
+            Mode::Latency => 1,
+            Mode::OneCore | Mode::AllCores => 8 * lanes * threads,
+        }
+    }
+}
+
+/// One line of the table: operations per second of each engine.
+#[derive(Debug, Clone)]
+struct Row {
+    op: Operation,
+    bits: usize,
+    mode: Mode,
+    /// Threads used (1 except for [`Mode::AllCores`]).
+    threads: usize,
+    /// Each redc backend's rate.
+    redc: Vec<(&'static str, f64)>,
+    openssl: Option<f64>,
+    /// OpenSSL 4.0 in this process (feature `openssl4`).
+    openssl4: Option<f64>,
+    gmp: Option<f64>,
+}
+
+impl Row {
+    /// The fastest redc backend's rate.
+    fn best(&self) -> Option<f64> {
+        self.redc.iter().map(|&(_, r)| r).reduce(f64::max)
+    }
+}
+
+/// Everything one run measured, with the machine it ran on.
+#[derive(Debug)]
+pub struct Report {
+    cpu: String,
+    cores: usize,
+    threads: usize,
+    seconds: f64,
+    backends: Vec<&'static str>,
+    openssl: Option<String>,
+    /// The version of the OpenSSL linked in (feature `openssl4`).
+    openssl4: Option<String>,
+    gmp: Option<String>,
+    rows: Vec<Row>,
+    /// The GPU's description and figures, when `cuda` was measured.
+    gpu: Option<(String, Vec<gpu::GpuRow>)>,
+    /// The clock, and one product of each kernel at each size.
+    products: Option<(Option<cycles::Clock>, Vec<products::Kernel>)>,
+    notes: Vec<String>,
+}
+
+impl Report {
+    /// The tables as text, with the notes (`redc bench`'s standard output).
+    pub fn text(&self) -> String {
+        report::text(self)
+    }
+
+    /// Every figure as JSON (`redc bench --json`).
+    pub fn json(&self) -> serde_json::Value {
+        report::json(self)
+    }
+
+    /// The chart (`redc bench --plot`), as SVG.
+    pub fn svg(&self) -> anyhow::Result<String> {
+        plot::svg(self)
+    }
+}
+
+/// Measures everything `opts` asks for, telling `status` what it is
+/// measuring as it goes. Nothing is timed before its answers were checked;
+/// a wrong answer is an error.
+pub fn measure(opts: &Options, status: &dyn Fn(String)) -> anyhow::Result<Report> {
+    let engines = opts
+        .backends
+        .iter()
+        .map(|&b| Engine::named(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let gpu = match opts.gpu {
+        true => {
+            let device = redc_cuda::select::gpu().map_err(|e| anyhow!("the GPU: {e}"))?;
+            let batch = opts.gpu_batch.unwrap_or_else(|| device.batch_size());
+            let describe = device.describe();
+            let rows = gpu::measure(device, &opts.sizes, batch, opts.seconds, &status)?;
+            Some((describe, rows))
+        }
+        false => None,
+    };
+    if !opts.cpu {
+        return Ok(Report {
+            cpu: cpu_model(),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: opts.threads,
+            seconds: opts.seconds,
+            backends: Vec::new(),
+            openssl: None,
+            openssl4: None,
+            gmp: None,
+            rows: Vec::new(),
+            gpu,
+            products: None,
+            notes: Vec::new(),
+        });
+    }
+    let pool = |n: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .context("cannot start the thread pool")
+    };
+    let (one, all) = (pool(1)?, pool(opts.threads)?);
+    let mut notes = vec![
+        "OpenSSL and GMP have no batch interface: their latency and 1-thread figures come from one run of \
+         single operations. redc's RSA private operation is blinded and checked with e; GMP's RSA-CRT is neither."
+            .to_owned(),
+    ];
+    let wanted = Wanted {
+        rsa: opts.sizes.clone(),
+        dsa: if opts.ffc {
+            ffc::dsa_sizes(&opts.sizes)
+        } else {
+            Vec::new()
+        },
+        ffdh: if opts.ffc {
+            ffc::dh_sizes(&opts.sizes)
+        } else {
+            Vec::new()
+        },
+    };
+    let openssl = if opts.openssl {
+        OpenSsl::measure(&wanted, opts.seconds, opts.threads, &status)
+            .map_err(|e| notes.push(format!("OpenSSL: {e:#}; its columns are empty.")))
+            .ok()
+    } else {
+        None
+    };
+    let gmp = if opts.gmp {
+        Gmp::load()
+            .map_err(|e| notes.push(format!("GMP: {e:#}; its columns are empty.")))
+            .ok()
+    } else {
+        None
+    };
+    let modes: &[Mode] = if opts.threads > 1 {
+        &[Mode::Latency, Mode::OneCore, Mode::AllCores]
+    } else {
+        &[Mode::Latency, Mode::OneCore]
+    };
+    let newest = opts.openssl.then(Newest::load).flatten();
+    let clock = opts.products.then(|| {
+        status("the clock and the multipliers' limits".to_owned());
+        cycles::Clock::measure(opts.seconds.min(1.0))
+    });
+    let mut kernels = Vec::new();
+    let max_lanes = engines.iter().map(Engine::lanes).max().unwrap_or(1);
+    let mut rows = Vec::new();
+    for &bits in &opts.sizes {
+        status(format!("generating a {bits}-bit RSA key"));
+        let mut work = Workload::new(bits, Mode::AllCores.batch(max_lanes, opts.threads))?;
+        let newest_rates = match &newest {
+            Some(n) => {
+                status(format!("OpenSSL 4 RSA {bits}"));
+                n.measure(&mut work, opts)?
+            }
+            None => Vec::new(),
+        };
+        if let Some(clock) = &clock {
+            status(format!("one Montgomery product of each kernel at {bits} bits"));
+            let n = work.key.public_key().n();
+            kernels.extend(products::measure(
+                bits,
+                n,
+                &work.bases[0],
+                &opts.backends,
+                opts.openssl,
+                clock.as_ref(),
+                opts.seconds / 2.0,
+            )?);
+        }
+        for op in Operation::RSA {
+            let gmp_rates = match &gmp {
+                Some(g) => {
+                    status(format!("GMP {} {bits}", op.name()));
+                    Some(work.gmp_rates(g, op, opts)?)
+                }
+                None => None,
+            };
+            for &mode in modes {
+                let threads = if mode == Mode::AllCores { opts.threads } else { 1 };
+                let pool = if mode == Mode::AllCores { &all } else { &one };
+                let mut redc = Vec::new();
+                for engine in &engines {
+                    status(format!("redc {} {} {bits}, {}", engine.name(), op.name(), mode.key()));
+                    let count = mode.batch(engine.lanes(), threads);
+                    redc.push((engine.name(), work.redc_rate(engine, pool, op, count, opts.seconds)?));
+                }
+                if op == Operation::RsaPrivate
+                    && mode == Mode::Latency
+                    && let Some(&(name, whole)) = redc.iter().max_by(|a, b| a.1.total_cmp(&b.1))
+                    && let Some(engine) = engines.iter().find(|e| e.name() == name)
+                {
+                    status(format!("redc {name} CRT halves alone {bits}"));
+                    notes.push(work.halves_note(engine, &one, whole, opts.seconds)?);
+                }
+                rows.push(Row {
+                    op,
+                    bits,
+                    mode,
+                    threads,
+                    redc,
+                    openssl: openssl.as_ref().and_then(|o| match op {
+                        Operation::RsaPrivate => o.rate(Alg::Rsa, bits, threads, true),
+                        Operation::RsaPublic => o.rate(Alg::Rsa, bits, threads, false),
+                        _ => None,
+                    }),
+                    openssl4: newest_rates
+                        .iter()
+                        .find(|r| r.0 == op && r.1 == (mode == Mode::AllCores))
+                        .map(|r| r.2),
+                    gmp: gmp_rates.and_then(|(one, all)| if mode == Mode::AllCores { all } else { Some(one) }),
+                });
+            }
+        }
+    }
+    if opts.ffc {
+        let mut newest_ffc = |work: &ffc::Work<'_>| match &newest {
+            Some(n) => {
+                status("OpenSSL 4 DH and DSA".to_owned());
+                n.measure_ffc(work, opts)
+            }
+            None => Ok(Vec::new()),
+        };
+        rows.extend(ffc::rows(
+            opts,
+            &engines,
+            (&one, &all),
+            modes,
+            openssl.as_ref(),
+            &mut newest_ffc,
+            &status,
+            &mut notes,
+        )?);
+    }
+    Ok(Report {
+        cpu: cpu_model(),
+        cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        threads: opts.threads,
+        seconds: opts.seconds,
+        backends: opts.backends.clone(),
+        openssl: openssl.map(|o| o.version().to_owned()),
+        openssl4: newest.as_ref().map(Newest::version),
+        gmp: gmp.map(|g| g.version().to_owned()),
+        rows,
+        gpu,
+        products: clock.map(|c| (c, kernels)),
+        notes,
+    })
+}
+
+/// OpenSSL 4.0 linked into this binary (feature `openssl4`), or nothing.
+struct Newest;
+
+/// One figure of [`Newest`]: the operation, whether on every thread, the rate.
+type NewestRate = (Operation, bool, f64);
+
+/// One finite-field figure of [`Newest`]: whether on every thread, the rate.
+type NewestFfcRate = (bool, f64);
+
+impl Newest {
+    /// The linked OpenSSL, when the feature is on.
+    fn load() -> Option<Newest> {
+        cfg!(feature = "openssl4").then_some(Newest)
+    }
+
+    /// Its version line.
+    fn version(&self) -> String {
+        #[cfg(feature = "openssl4")]
+        return openssl4::version();
+        #[cfg(not(feature = "openssl4"))]
+        String::new()
+    }
+
+    /// The private and public rates at `work`'s size, one thread and every
+    /// thread, after the first answers were checked.
+    #[cfg(feature = "openssl4")]
+    fn measure(&self, work: &mut Workload, opts: &Options) -> anyhow::Result<Vec<NewestRate>> {
+        let key = openssl4::Key::load(&work.key)?;
+        let mut out = Vec::new();
+        for (op, private) in [(Operation::RsaPrivate, true), (Operation::RsaPublic, false)] {
+            let first = key.first(
+                private,
+                if private {
+                    &work.ciphertexts[0]
+                } else {
+                    &work.messages[0]
+                },
+            )?;
+            work.check("OpenSSL 4", op, &[first])?;
+            let inputs = if private { &work.ciphertexts } else { &work.messages };
+            out.push((op, false, key.rate(private, inputs, 1, opts.seconds)?));
+            if opts.threads > 1 {
+                out.push((op, true, key.rate(private, inputs, opts.threads, opts.seconds)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Nothing without the feature.
+    #[cfg(not(feature = "openssl4"))]
+    fn measure(&self, _: &mut Workload, _: &Options) -> anyhow::Result<Vec<NewestRate>> {
+        Ok(Vec::new())
+    }
+
+    /// The rate of a finite-field row's operation, one thread and every
+    /// thread, after the first answers were checked.
+    #[cfg(feature = "openssl4")]
+    fn measure_ffc(&self, work: &ffc::Work<'_>, opts: &Options) -> anyhow::Result<Vec<NewestFfcRate>> {
+        let mut out = vec![(false, openssl4::ffc_rate(work, 1, opts.seconds)?)];
+        if opts.threads > 1 {
+            out.push((true, openssl4::ffc_rate(work, opts.threads, opts.seconds)?));
+        }
+        Ok(out)
+    }
+
+    /// Nothing without the feature.
+    #[cfg(not(feature = "openssl4"))]
+    fn measure_ffc(&self, _: &ffc::Work<'_>, _: &Options) -> anyhow::Result<Vec<NewestFfcRate>> {
+        Ok(Vec::new())
+    }
+}
+
+/// The CPU's model name from `/proc/cpuinfo`.
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines().find_map(|l| {
+                l.strip_prefix("model name")?
+                    .split_once(':')
+                    .map(|(_, v)| v.trim().to_owned())
+            })
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned())
+}
+
+/// Operations per second of `call`, which does `ops` operations per call,
+/// called until `seconds` have passed (at least once).
+fn rate(seconds: f64, ops: usize, mut call: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<f64> {
+    let budget = Duration::from_secs_f64(seconds);
+    let start = Instant::now();
+    let mut calls = 0u64;
+    loop {
+        call()?;
+        calls += 1;
+        let t = start.elapsed();
+        if t >= budget {
+            return Ok(calls as f64 * ops as f64 / t.as_secs_f64());
+        }
+    }
+}
+
+/// One size's key and inputs, and the known answers of modexp.
+struct Workload {
+    bits: usize,
+    key: RsaPrivateKey,
+    /// Inputs of the private operation, below `n`.
+    ciphertexts: Vec<Num>,
+    /// Inputs of the public operation, below `n`.
+    messages: Vec<Num>,
+    /// Bases of modexp, below `n`.
+    bases: Vec<Num>,
+    /// Exponents of modexp: `bits` bits, the top one set.
+    exps: Vec<Num>,
+    /// `bases` and `exps` as the engine's secret inputs.
+    secret_bases: Vec<SecretNat>,
+    secret_exps: Vec<SecretNat>,
+    /// `bases[i]^exps[i] mod n` by [`redc::modpow`], computed when first needed.
+    expected: BTreeMap<usize, Num>,
+}
+
+impl Workload {
+    /// A fresh `bits`-bit key (e = 65537) and `count` inputs of each kind.
+    fn new(bits: usize, count: usize) -> anyhow::Result<Workload> {
+        let e = Num::from_u64(redc_rsa::keygen::DEFAULT_E);
+        // The bench's own key, at level 0: it measures every size, 1024 bits too.
+        let key = redc_rsa::keygen::generate(bits, &e, &|_| {})
+            .map_err(|e| anyhow!("keygen: {e}"))?
+            .with_security_level(redc_rsa::policy::SecurityLevel::NONE);
+        let n = key.public_key().n().clone();
+        let below = |count| (0..count).map(|_| random_below(&n)).collect::<anyhow::Result<Vec<_>>>();
+        let exps = (0..count)
+            .map(|_| Ok(random_bits(bits)?.low_bits(bits - 1).add(&Num::pow2(bits - 1))))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let bases = below(count)?;
+        let secret = |x: &Num| SecretNat::from_nat(x, n.digits().len()).context("an input is longer than n");
+        Ok(Workload {
+            bits,
+            ciphertexts: below(count)?,
+            messages: below(count)?,
+            secret_bases: bases.iter().map(secret).collect::<anyhow::Result<_>>()?,
+            secret_exps: exps.iter().map(secret).collect::<anyhow::Result<_>>()?,
+            bases,
+            exps,
+            key,
+            expected: BTreeMap::new(),
+        })
+    }
+
+    /// Where the time of one private operation goes: the rate of its CRT
+    /// exponentiations alone (one engine call of the key's halves, as the
+    /// private operation makes it) against `whole`, the operation's
+    /// measured rate on `engine`, as a note naming both times.
+    fn halves_note(&self, engine: &Engine, pool: &ThreadPool, whole: f64, seconds: f64) -> anyhow::Result<String> {
+        let c = &self.ciphertexts[0];
+        let secret_primes = self.key.primes();
+        let prepared = secret_primes
+            .iter()
+            .map(|p| engine.prepare_secret(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        // The bench's own key: its primes in the open, once.
+        let primes: Vec<Num> = secret_primes.iter().map(|p| p.reveal()).collect();
+        let bases = primes
+            .iter()
+            .zip(&prepared)
+            .map(|(p, prep)| {
+                let r = c.rem(p).context("a prime is zero")?;
+                SecretNat::from_nat(&r, prep.len()).context("a residue is longer than its prime")
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let exps = self.key.crt_exponents();
+        let jobs: Vec<PowJob<'_>> = bases
+            .iter()
+            .zip(&exps)
+            .zip(&prepared)
+            .zip(&primes)
+            .map(|(((base, exp), modulus), p)| PowJob {
+                base,
+                exp,
+                exp_bits: p.bits(),
+                modulus,
+            })
+            .collect();
+        let first = pool.install(|| all_ok(engine.pow(&jobs)))?;
+        for ((y, job), p) in first.iter().zip(&jobs).zip(&primes) {
+            let want = modpow(&job.base.reveal(), &job.exp.reveal(), p, PowOptions::default(), None)?;
+            if y.reveal() != want {
+                return Err(anyhow!(
+                    "redc {} gave a wrong CRT half at {} bits; its time is not reported",
+                    engine.name(),
+                    self.bits
+                ));
+            }
+        }
+        let halves = pool.install(|| rate(seconds, 1, || all_ok(engine.pow(&jobs)).map(drop)))?;
+        let (part, all) = (1e6 / halves, 1e6 / whole);
+        Ok(format!(
+            "RSA private at {} bits, one operation on redc {}: its {} CRT exponentiations alone take {part:.1} µs \
+             of the operation's {all:.1} µs ({:.0}%); the rest is blinding, the residues, Garner, unblinding and \
+             the check with e.",
+            self.bits,
+            engine.name(),
+            jobs.len(),
+            100.0 * part / all,
+        ))
+    }
+
+    /// redc's answers to the first `count` inputs of `op`.
+    fn redc_call(
+        &self,
+        engine: &Engine,
+        op: Operation,
+        count: usize,
+        prepared: &redc::Prepared,
+    ) -> anyhow::Result<Vec<Num>> {
+        match op {
+            Operation::RsaPrivate => Ok(all_ok(rsa_private_batch(
+                engine,
+                &self.key,
+                &self.ciphertexts[..count],
+                &mut OsRng,
+            ))?
+            .iter()
+            .map(SecretNat::reveal)
+            .collect()),
+            Operation::RsaPublic => all_ok(rsa_public_batch(engine, self.key.public_key(), &self.messages[..count])),
+            Operation::Modexp => {
+                let jobs: Vec<PowJob<'_>> = (0..count)
+                    .map(|i| PowJob {
+                        base: &self.secret_bases[i],
+                        exp: &self.secret_exps[i],
+                        exp_bits: self.bits,
+                        modulus: prepared,
+                    })
+                    .collect();
+                Ok(all_ok(engine.pow(&jobs))?.iter().map(SecretNat::reveal).collect())
+            }
+            other => Err(other.not_rsa()),
+        }
+    }
+
+    /// redc's rate for `op` with batches of `count` on `pool`, after its
+    /// answers to one batch were checked.
+    fn redc_rate(
+        &mut self,
+        engine: &Engine,
+        pool: &ThreadPool,
+        op: Operation,
+        count: usize,
+        seconds: f64,
+    ) -> anyhow::Result<f64> {
+        let prepared = engine.prepare(self.key.public_key().n())?;
+        let first = pool.install(|| self.redc_call(engine, op, count, &prepared))?;
+        self.check(&format!("redc {}", engine.name()), op, &first)?;
+        pool.install(|| {
+            rate(seconds, count, || {
+                self.redc_call(engine, op, count, &prepared).map(drop)
+            })
+        })
+    }
+
+    /// The GMP operation matching `op`, on the same inputs.
+    fn gmp_op(&self, op: Operation) -> anyhow::Result<GmpOp<'_>> {
+        let public = self.key.public_key();
+        Ok(match op {
+            Operation::RsaPrivate => GmpOp::Crt {
+                key: &self.key,
+                inputs: &self.ciphertexts,
+            },
+            Operation::RsaPublic => GmpOp::Powm {
+                n: public.n(),
+                bases: &self.messages,
+                exps: std::slice::from_ref(public.e()),
+            },
+            Operation::Modexp => GmpOp::Powm {
+                n: public.n(),
+                bases: &self.bases,
+                exps: &self.exps,
+            },
+            other => return Err(other.not_rsa()),
+        })
+    }
+
+    /// GMP's rates for `op` on one thread and (for more than one) on all,
+    /// after its first answer was checked.
+    fn gmp_rates(&mut self, gmp: &Gmp, op: Operation, opts: &Options) -> anyhow::Result<(f64, Option<f64>)> {
+        let first = gmp.first(&self.gmp_op(op)?)?;
+        self.check("GMP", op, &[first])?;
+        let g = self.gmp_op(op)?;
+        let one = gmp.rate(&g, 1, opts.seconds)?;
+        let all = if opts.threads > 1 {
+            Some(gmp.rate(&g, opts.threads, opts.seconds)?)
+        } else {
+            None
+        };
+        Ok((one, all))
+    }
+
+    /// Check `results`, the answers of `who` to the first inputs of `op`:
+    /// private results with the public operation, public results with
+    /// [`redc::modpow`], modexp's first and last with [`redc::modpow`].
+    fn check(&mut self, who: &str, op: Operation, results: &[Num]) -> anyhow::Result<()> {
+        let public = self.key.public_key();
+        let wrong = |i: usize| {
+            anyhow!(
+                "{who} gave a wrong answer to {} at {} bits (input {i}); its speed is not reported",
+                op.name(),
+                self.bits
+            )
+        };
+        match op {
+            Operation::RsaPrivate => {
+                for (i, (m, c)) in results.iter().zip(&self.ciphertexts).enumerate() {
+                    if public.rsaep(m).ok().as_ref() != Some(c) {
+                        return Err(wrong(i));
+                    }
+                }
+            }
+            Operation::RsaPublic => {
+                for (i, (c, m)) in results.iter().zip(&self.messages).enumerate() {
+                    if modpow(m, public.e(), public.n(), PowOptions::default(), None)
+                        .ok()
+                        .as_ref()
+                        != Some(c)
+                    {
+                        return Err(wrong(i));
+                    }
+                }
+            }
+            Operation::Modexp => {
+                for i in [0, results.len().saturating_sub(1)] {
+                    let want = match self.expected.get(&i) {
+                        Some(x) => x.clone(),
+                        None => {
+                            let x = modpow(&self.bases[i], &self.exps[i], public.n(), PowOptions::default(), None)?;
+                            self.expected.insert(i, x.clone());
+                            x
+                        }
+                    };
+                    if results.get(i) != Some(&want) {
+                        return Err(wrong(i));
+                    }
+                }
+            }
+            other => return Err(other.not_rsa()),
+        }
+        Ok(())
+    }
+}
+
+/// Every answer, or the first error.
+fn all_ok<T, E: std::fmt::Display>(results: Vec<Result<T, E>>) -> anyhow::Result<Vec<T>> {
+    results.into_iter().map(|r| r.map_err(|e| anyhow!("{e}"))).collect()
+}
+
+/// A uniform random number of `bits` bits (the top ones may be zero).
+fn random_bits(bits: usize) -> anyhow::Result<Num> {
+    let mut bytes = vec![0u8; bits.div_ceil(8)];
+    OsRng
+        .try_fill_bytes(&mut bytes)
+        .map_err(|e| anyhow!("random generator: {e}"))?;
+    Ok(Num::from_be_bytes(&bytes).low_bits(bits))
+}
+
+/// A uniform random number in `[0, n)`, by rejection.
+fn random_below(n: &Num) -> anyhow::Result<Num> {
+    loop {
+        let x = random_bits(n.bits())?;
+        if x < *n {
+            return Ok(x);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn big(x: &Num) -> BigUint {
+        BigUint::from_bytes_be(&x.to_be_bytes())
+    }
+
+    fn nat(x: &BigUint) -> Num {
+        Num::from_be_bytes(&x.to_bytes_be())
+    }
+
+    /// num-bigint's answer to input `i` of `op`.
+    fn oracle(w: &Workload, op: Operation, i: usize) -> Num {
+        let public = w.key.public_key();
+        let n = big(public.n());
+        nat(&match op {
+            Operation::RsaPrivate => big(&w.ciphertexts[i]).modpow(&big(&w.key.d().reveal()), &n),
+            Operation::RsaPublic => big(&w.messages[i]).modpow(&big(public.e()), &n),
+            Operation::Modexp => big(&w.bases[i]).modpow(&big(&w.exps[i]), &n),
+            other => panic!("{} has no RSA oracle", other.name()),
+        })
+    }
+
+    #[test]
+    fn workload_inputs_are_in_range() {
+        let w = Workload::new(1024, 5).unwrap();
+        let n = w.key.public_key().n();
+        assert_eq!(n.bits(), 1024);
+        for list in [&w.ciphertexts, &w.messages, &w.bases] {
+            assert_eq!(list.len(), 5);
+            assert!(list.iter().all(|x| x < n));
+        }
+        assert!(w.exps.iter().all(|e| e.bits() == 1024));
+    }
+
+    #[test]
+    fn check_accepts_right_answers_and_rejects_wrong_ones() {
+        let mut w = Workload::new(1024, 4).unwrap();
+        for op in Operation::RSA {
+            let right: Vec<Num> = (0..4).map(|i| oracle(&w, op, i)).collect();
+            w.check("test", op, &right).unwrap();
+            w.check("test", op, &right[..1]).unwrap();
+            // A wrong last answer (modexp checks the first and the last).
+            let mut wrong = right.clone();
+            wrong[3] = wrong[3].add(&Num::one()).rem(w.key.public_key().n()).unwrap();
+            let err = w.check("test", op, &wrong).unwrap_err().to_string();
+            assert!(err.contains("wrong answer") && err.contains("input 3"), "{err}");
+        }
+    }
+
+    #[test]
+    fn every_backend_and_mode_is_right_and_timed() {
+        let mut w = Workload::new(1024, 16).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for backend in redc::engine::backend_names() {
+            let Ok(engine) = Engine::named(backend) else { continue };
+            for op in Operation::RSA {
+                for count in [1, 16] {
+                    let r = w.redc_rate(&engine, &pool, op, count, 0.001).unwrap();
+                    assert!(r.is_finite() && r > 0.0, "{backend:?} {op:?} {count}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gmp_agrees_with_num_bigint() {
+        let Ok(gmp) = Gmp::load() else {
+            // GMP is optional: without it the bench prints a note instead.
+            return;
+        };
+        assert!(gmp.version().starts_with('6'), "{}", gmp.version());
+        let mut w = Workload::new(1024, 3).unwrap();
+        for op in Operation::RSA {
+            assert_eq!(gmp.first(&w.gmp_op(op).unwrap()).unwrap(), oracle(&w, op, 0), "{op:?}");
+            let (one, all) = w
+                .gmp_rates(
+                    &gmp,
+                    op,
+                    &Options {
+                        sizes: vec![1024],
+                        backends: vec!["scalar"],
+                        gpu: false,
+                        cpu: true,
+                        gpu_batch: None,
+                        seconds: 0.01,
+                        threads: 2,
+                        openssl: false,
+                        gmp: true,
+                        products: false,
+                        ffc: false,
+                    },
+                )
+                .unwrap();
+            assert!(one > 0.0 && all.is_some_and(|a| a > 0.0));
+        }
+    }
+}
