@@ -6,7 +6,7 @@ use crate::args::{DhBatchArgs, DhDeriveArgs, DhGenkeyArgs, DhPubkeyArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
 use crate::keyfile::{ffc_error, kind_name, load_ffc, to_hex};
-use crate::keys::{check_outputs, ffc_bytes, open, write_ffc_pair};
+use crate::keypair::{check_outputs, ffc_bytes, open, write_ffc_pair};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc_ffc::dh::{DhPrivateKey, DhPublicKey, derive_batch};

@@ -6,8 +6,8 @@
 use crate::args::{DsaBatchArgs, KeyFormat, KeygenArgs, NonceArg, SigFormat, SigOptions, SignArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
-use crate::keyfile::{ffc_error, ffc_key_from, kind_name, load_ffc, to_hex};
-use crate::keys::write_ffc_pair;
+use crate::keyfile::{ffc_error, ffc_key_from, kind_name, load_ffc, refuse_options, to_hex};
+use crate::keypair::write_ffc_pair;
 use rand_core::OsRng;
 use redc_ffc::dsa::{
     DsaPrivateKey, DsaPublicKey, GENERATED_SIZES, Nonce, Signature, generate_params, sign_batch, verify_batch,
@@ -102,7 +102,7 @@ pub(crate) fn sign(
     digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<Vec<u8>> {
     let o = &a.opts;
-    crate::sign::refuse_options(o, KeyKind::Dsa, false)?;
+    refuse_options(o, KeyKind::Dsa, false)?;
     let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
     let key = private_of(ffc_key_from(file, &o.key, "--key")?, &o.key)?;
     let digest = digest(hash)?;
@@ -119,7 +119,7 @@ pub(crate) fn verify(
     sig: &[u8],
     digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<bool> {
-    crate::sign::refuse_options(o, KeyKind::Dsa, false)?;
+    refuse_options(o, KeyKind::Dsa, false)?;
     let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
     let key = public_of(ffc_key_from(file, &o.key, "--key")?, &o.key, "--key")?;
     let digest = digest(hash)?;

@@ -1,7 +1,7 @@
 //! Reading keys, passwords, inputs and hash names for the RSA commands, and
 //! turning `redc_rsa` errors into the command line's exit statuses.
 
-use crate::args::PasswordArgs;
+use crate::args::{PasswordArgs, SigOptions};
 use crate::failure::{BadInput, bad_input};
 use redc_ffc::encoding::{KeyKind, key_kind};
 use redc_rsa::encoding::{AnyKey, read_key};
@@ -286,5 +286,33 @@ pub(crate) fn kind_name(kind: KeyKind) -> &'static str {
         KeyKind::Rsa => "an RSA key",
         KeyKind::Dh => "a Diffie-Hellman key",
         KeyKind::Dsa => "a DSA key",
+    }
+}
+
+/// The options of the other algorithm than `kind`'s, refused: RSA's
+/// `--scheme` and `--salt-len` with a DSA key, DSA's `--nonce` (`nonce`:
+/// given) and `--sig-format` with an RSA key.
+pub(crate) fn refuse_options(o: &SigOptions, kind: KeyKind, nonce: bool) -> anyhow::Result<()> {
+    let (given, other): (Vec<(&str, bool)>, &str) = match kind {
+        KeyKind::Dsa => (
+            vec![
+                ("--scheme", o.scheme.is_some()),
+                ("--salt-len", o.salt_len.is_some()),
+                ("--mgf1-hash", o.mgf1_hash.is_some()),
+            ],
+            "RSA",
+        ),
+        _ => (
+            vec![("--nonce", nonce), ("--sig-format", o.sig_format.is_some())],
+            "DSA",
+        ),
+    };
+    match given.into_iter().find(|&(_, g)| g) {
+        Some((option, _)) => Err(bad_input!(
+            "{option}: only for {other} keys; --key {} is {}",
+            o.key.display(),
+            kind_name(kind)
+        )),
+        None => Ok(()),
     }
 }

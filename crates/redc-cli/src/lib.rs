@@ -21,6 +21,7 @@ mod failure;
 mod interrupt;
 mod jsonl;
 mod keyfile;
+mod keypair;
 mod keys;
 mod manual;
 mod modexp;

@@ -5,7 +5,7 @@
 
 use crate::args::{SigOptions, SigScheme, SignArgs, VerifyArgs};
 use crate::failure::bad_input;
-use crate::keyfile::{key_file, read_input, rsa_error, rsa_hashes, rsa_key_from};
+use crate::keyfile::{key_file, read_input, refuse_options, rsa_error, rsa_hashes, rsa_key_from};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc_ffc::encoding::KeyKind;
@@ -155,34 +155,6 @@ fn cannot_sign(key: &Path) -> anyhow::Error {
         "--key {}: a Diffie-Hellman key neither signs nor verifies (use redc dh)",
         key.display()
     )
-}
-
-/// The options of the other algorithm than `kind`'s, refused: RSA's
-/// `--scheme` and `--salt-len` with a DSA key, DSA's `--nonce` (`nonce`:
-/// given) and `--sig-format` with an RSA key.
-pub(crate) fn refuse_options(o: &SigOptions, kind: KeyKind, nonce: bool) -> anyhow::Result<()> {
-    let (given, other): (Vec<(&str, bool)>, &str) = match kind {
-        KeyKind::Dsa => (
-            vec![
-                ("--scheme", o.scheme.is_some()),
-                ("--salt-len", o.salt_len.is_some()),
-                ("--mgf1-hash", o.mgf1_hash.is_some()),
-            ],
-            "RSA",
-        ),
-        _ => (
-            vec![("--nonce", nonce), ("--sig-format", o.sig_format.is_some())],
-            "DSA",
-        ),
-    };
-    match given.into_iter().find(|&(_, g)| g) {
-        Some((option, _)) => Err(bad_input!(
-            "{option}: only for {other} keys; --key {} is {}",
-            o.key.display(),
-            crate::keyfile::kind_name(kind)
-        )),
-        None => Ok(()),
-    }
 }
 
 /// `--salt-len` or `--mgf1-hash` with `--scheme pkcs1v15`, refused before the key is read

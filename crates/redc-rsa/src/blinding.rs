@@ -14,7 +14,7 @@
 //! squarings only (three Montgomery products per pair). A clone of the key
 //! starts with no chain of its own.
 
-use crate::key::N;
+use crate::role::N;
 use redc::{Domain, Residue};
 use std::sync::{Mutex, PoisonError};
 

@@ -17,6 +17,7 @@ use crate::blinding::Blinding;
 use crate::error::{Error, Result};
 use crate::policy::SecurityLevel;
 use crate::pss_key::KeyAlgorithm;
+pub(crate) use crate::role::{N, P, Q, R};
 use redc::{Domain, Engine, EngineError, Prepared, Residue, SecretNat};
 use std::sync::{Arc, Mutex, PoisonError};
 use zeroize::Zeroizing;
@@ -25,16 +26,6 @@ use zeroize::Zeroizing;
 pub const MIN_BITS: usize = 512;
 /// Largest modulus, in bits.
 pub const MAX_BITS: usize = 16384;
-
-/// Residues modulo the public modulus `n`.
-pub(crate) enum N {}
-/// Residues modulo the first prime `p`.
-pub(crate) enum P {}
-/// Residues modulo the second prime `q`.
-pub(crate) enum Q {}
-/// Residues modulo one of the primes after the second (`r_3, r_4, ...`;
-/// Garner's loop handles one of them at a time).
-pub(crate) enum R {}
 
 /// Values prepared for the batch engine, made on first use and kept, one
 /// per engine configuration (its list of backends): a [`Prepared`] belongs

@@ -79,17 +79,9 @@ pub fn check_exponent(e: &Num) -> Result<()> {
     Ok(())
 }
 
-/// The most primes a key of `bits` bits may have: OpenSSL's limits (2 below
-/// 1024 bits, 3 below 4096, 4 below 8192, then 5), so that every prime
-/// keeps its factoring cost well above the modulus's.
-pub fn max_primes(bits: usize) -> usize {
-    match bits {
-        0..1024 => 2,
-        1024..4096 => 3,
-        4096..8192 => 4,
-        _ => 5,
-    }
-}
+/// The most primes a key of `bits` bits may have (OpenSSL's limits): the
+/// rule lives with the other key-size rules, in [`crate::policy`].
+pub use crate::policy::openssl_max_primes as max_primes;
 
 /// Generate a key of `bits` bits with `count` primes (RFC 8017 multi-prime
 /// RSA; 2 to [`max_primes`]) and public exponent `e`, as [`generate`] does

@@ -7,6 +7,7 @@
 //! | `crt` | CRT: residues, Garner, the FDFM form of 001_24b3bbce8c558126.txt §4 |
 //! | [`primitive`] | I2OSP/OS2IP, RSAEP/RSADP single and batch (blinding, the e-check) |
 //! | `blinding` | a key's blinding chain `(r^e, r^-1)`, renewed by squaring |
+//! | `role` | the brands of a key's Montgomery domains (`N`, `P`, `Q`, `R`) |
 //! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes |
 //! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
 //! | [`keygen`], [`encoding`], [`envelope`] | key generation, key files, the file envelope |
@@ -77,6 +78,7 @@ pub mod policy;
 pub mod primitive;
 pub mod pss;
 pub mod pss_key;
+mod role;
 mod tail;
 pub mod unreadable;
 pub mod weak;

@@ -89,7 +89,7 @@ impl SecurityLevel {
     pub fn max_primes(self, bits: usize) -> usize {
         match self.0 {
             0 => 16,
-            _ => crate::keygen::max_primes(bits),
+            _ => openssl_max_primes(bits),
         }
     }
 
@@ -143,6 +143,18 @@ impl SecurityLevel {
             )));
         }
         Ok(())
+    }
+}
+
+/// The most primes a key of `bits` bits may have: OpenSSL's limits (2 below
+/// 1024 bits, 3 below 4096, 4 below 8192, then 5), so that every prime
+/// keeps its factoring cost well above the modulus's.
+pub fn openssl_max_primes(bits: usize) -> usize {
+    match bits {
+        0..1024 => 2,
+        1024..4096 => 3,
+        4096..8192 => 4,
+        _ => 5,
     }
 }
 
