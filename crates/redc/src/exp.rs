@@ -61,6 +61,18 @@ impl Schedule {
         }
     }
 
+    /// One line saying what the schedule is (the help of `redc modexp
+    /// --schedule`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Schedule::Ltr => "Left-to-right square-and-multiply",
+            Schedule::Rtl => "Right-to-left, independent squaring and multiplying chains",
+            Schedule::Ladder => "Montgomery powering ladder",
+            Schedule::Window => "Fixed 2^k window, constant-time table selection",
+            Schedule::Sliding => "Sliding window (public exponents)",
+        }
+    }
+
     /// Is the sequence of operations independent of the exponent's bits
     /// (given a constant-time product)?
     pub fn is_constant_time(self) -> bool {

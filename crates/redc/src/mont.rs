@@ -68,6 +68,19 @@ impl Product {
         }
     }
 
+    /// One line saying what the schedule is, with its source (the help of
+    /// `redc modexp --product`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Product::Sos => "Separated Operand Scanning (Koç, Acar, Kaliski; the dataflow RSA paper 000, Fig. 3)",
+            Product::Cios => "Coarsely Integrated Operand Scanning",
+            Product::Fios => "Finely Integrated Operand Scanning",
+            Product::Fips => "Finely Integrated Product Scanning",
+            Product::Cihs => "Coarsely Integrated Hybrid Scanning",
+            Product::Radix => "Radix-2^w digit-serial form (Ito, Nakano, Song, 001 Alg. 1)",
+        }
+    }
+
     /// Does the schedule run in time independent of the operand values?
     /// Only FIOS, whose `ADD(t[j+1], C)` ripples a carry, does not.
     pub fn is_constant_time(self) -> bool {
