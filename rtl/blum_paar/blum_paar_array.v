@@ -5,7 +5,7 @@
 // evaluated in the clock the iteration is counted in (the carry ripples
 // through all M+3 units in that clock), where the paper's systolic array
 // skews a column over the units in time. The clock counts are the paper's;
-// the path lengths are not (see the README's synthesis table). Alg. 3.2
+// the path lengths are not (see the synthesis table of docs/rtl.md). Alg. 3.2
 // after Orup: with M~ = (M' mod 2^K)*M, M~ = -1 (mod 2^K), the quotient
 // digit is q_i = S_i mod 2^K and
 //

@@ -1,5 +1,5 @@
-//! Every command shown in `README.md` and `docs/**/*.md` runs here, against
-//! the `redc` of this build.
+//! Every command shown in `README.md`, `CONTRIBUTING.md`, `ARCHITECTURE.md`
+//! and `docs/**/*.md` runs here, against the `redc` of this build.
 //!
 //! The fenced blocks of a file run in order, in one fresh scratch directory
 //! per file (also `HOME`, so `~/...` stays inside it), with `PATH` starting
@@ -14,8 +14,8 @@
 //!   `[exit status N]` gives the status (else 0). A command with no lines
 //!   under it has its status checked only.
 //! - ```` ```sh setup ````: builds or tests the repository (`cargo`,
-//!   `./test.sh`, `.ci/run`, `make -C rtl`, `pip install`, `apt-get`, and
-//!   the repository's own test scripts). Not run here; checked to hold
+//!   `./test.sh`, `.ci/run`, `make -C rtl`, `pip install`, `apt-get`,
+//!   `git config`, and the repository's own test scripts). Not run here; checked to hold
 //!   nothing else.
 //! - ```` ```sh no-run ```` (or `console no-run`): a block this test cannot
 //!   run. The paragraph just above it must say why, in words the reader
@@ -47,8 +47,9 @@ const NO_RUN_REASONS: [(&str, &[&str]); 3] = [
 
 /// What a `setup` block's commands may start with (after `sudo` and
 /// `NAME=value` assignments): building or testing the repository itself.
-const SETUP_COMMANDS: [&str; 9] = [
+const SETUP_COMMANDS: [&str; 10] = [
     "cargo ",
+    "git config ",
     "./test.sh",
     ".ci/run",
     "make -C rtl",
@@ -87,8 +88,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// README.md and every Markdown file under docs/, as paths relative to the
-/// root.
+/// README.md, CONTRIBUTING.md, ARCHITECTURE.md and every Markdown file
+/// under docs/, as paths relative to the root.
 fn doc_files() -> Vec<PathBuf> {
     fn walk(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -105,7 +106,10 @@ fn doc_files() -> Vec<PathBuf> {
             }
         }
     }
-    let mut files = vec![PathBuf::from("README.md")];
+    let mut files: Vec<PathBuf> = ["README.md", "CONTRIBUTING.md", "ARCHITECTURE.md"]
+        .into_iter()
+        .map(PathBuf::from)
+        .collect();
     walk(&root().join("docs"), Path::new("docs"), &mut files);
     files
 }
