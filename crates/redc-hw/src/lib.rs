@@ -33,6 +33,7 @@ pub mod perin;
 pub mod random;
 pub mod reference;
 mod registry;
+pub mod simulate;
 pub mod table;
 pub mod vcd;
 pub mod vectors;

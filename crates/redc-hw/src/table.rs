@@ -1,6 +1,8 @@
 //! A paper's table beside the model's figures: every entry carries the
 //! paper's number (as printed), the model's, and a note wherever the two
-//! differ.
+//! differ. Rendered as Markdown or JSON by `render.rs`.
+
+mod render;
 
 /// A paper's cells its model does not derive, as `(cells, why)` pairs
 /// ([`Table::unmodelled`]).
