@@ -24,7 +24,7 @@
 //! Secrets are typed: [`Engine::pow`] takes [`SecretNat`] bases and
 //! exponents and runs fixed windows over each job's public bound with
 //! constant-time products and table reads; [`Engine::pow_public_exp`] takes
-//! a public exponent ([`Nat`], RSA's `e`) and may skip windows by it.
+//! a public exponent ([`Nat`](crate::Nat), RSA's `e`) and may skip windows by it.
 //!
 //! Nothing here reads the environment: [`Engine::detect`] picks the fastest
 //! CPU backend, [`default_engine`] is the engine of single operations (the
@@ -34,22 +34,26 @@
 
 pub mod backend;
 pub mod device;
+mod error;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+mod job;
 pub mod scalar;
 pub mod stream;
 
 pub use backend::{Backend, BackendError, Task};
+pub use error::EngineError;
+pub use job::{Job, JobBase, PowJob, Prepared, PublicExpJob};
 
 use crate::kernel::Consts;
 use crate::modpow::{PowOptions, modpow};
 use crate::secret::SecretNat;
 use backend::{AnyCtx, DynBackend};
 use device::{Device, DeviceBackend};
+use job::Input;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
-use zeroize::Zeroizing;
 
 pub use crate::Num;
 
@@ -75,204 +79,9 @@ fn needs(name: &str) -> &'static str {
     }
 }
 
-/// Why the engine cannot do what was asked.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EngineError {
-    /// A backend name that is not in the registry.
-    #[error("unknown backend \"{0}\" (expected one of: {list})", list = backend_names().join(", "))]
-    UnknownBackend(String),
-    /// The CPU lacks the backend's instructions.
-    #[error("backend \"{0}\" is not available on this CPU (it needs {needs})", needs = needs(.0))]
-    Unavailable(&'static str),
-    /// A backend failed to run a group (a device's message says what failed).
-    #[error("device: {0}")]
-    Device(String),
-    /// `n = 0`.
-    #[error("modulus is zero")]
-    ZeroModulus,
-    /// A prepared modulus must be odd and at least 3.
-    #[error("modulus must be odd and at least 3")]
-    NotOddModulus,
-    /// A job's modulus holds no context of any backend of this engine with
-    /// a class for it (it was prepared by an engine with other backends).
-    #[error("the modulus was prepared by an engine without the \"{0}\" backend (prepare it with this engine)")]
-    NotPrepared(&'static str),
-    /// A base given to a prepared job must be below its modulus.
-    #[error("base is not below the modulus")]
-    BaseTooLarge,
-    /// The exponent has more bits than the job's public bound.
-    #[error("exponent has {bits} bits, more than the bound of {bound}")]
-    ExponentTooLong {
-        /// Bits of the exponent.
-        bits: usize,
-        /// The bound the job declared.
-        bound: usize,
-    },
-    /// A [`stream::Submitter`] job whose answer was lost: its lane group
-    /// stopped abnormally (a panic), so the answer will never come.
-    #[error("the streaming submitter stopped before answering this job")]
-    Stopped,
-}
-
 /// The names of the CPU backends in the registry, fastest first.
 pub fn backend_names() -> Vec<&'static str> {
     cpu_registry().into_iter().map(|(name, _)| name).collect()
-}
-
-/// An odd modulus `n >= 3` with the constants of every backend of the
-/// engine that prepared it, computed once and shared by any number of jobs
-/// (an RSA key's `p`, `q` and `n`). Each context belongs to the backend
-/// that made it. Preparing runs in constant time in `n`'s value; every
-/// value is wiped on drop.
-pub struct Prepared {
-    consts: Arc<Consts>,
-    size_bits: usize,
-    /// Per backend: its name, the class it prepared for, its context.
-    ctxs: Vec<(&'static str, usize, Box<AnyCtx>)>,
-}
-
-impl core::fmt::Debug for Prepared {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Prepared")
-            .field("bits", &self.size_bits)
-            .field(
-                "backends",
-                &self.ctxs.iter().map(|(name, _, _)| name).collect::<Vec<_>>(),
-            )
-            .finish_non_exhaustive()
-    }
-}
-
-impl Prepared {
-    /// A public bound on the modulus's length in bits: its bit length for
-    /// a public modulus, 64 times its digit count for a secret one, or the
-    /// tighter public bound given to [`Engine::prepare_consts`].
-    pub fn bits(&self) -> usize {
-        self.size_bits
-    }
-
-    /// The modulus's digit count (public).
-    pub fn len(&self) -> usize {
-        self.consts.len()
-    }
-
-    /// Always false: a modulus has at least one digit.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
-    /// The 64-bit kernel constants.
-    pub fn consts(&self) -> &Arc<Consts> {
-        &self.consts
-    }
-
-    /// The context a backend of this name made for `class`.
-    fn ctx(&self, backend: &str, class: usize) -> Option<&AnyCtx> {
-        self.ctxs
-            .iter()
-            .find(|(name, c, _)| *name == backend && *c == class)
-            .map(|(_, _, ctx)| &**ctx)
-    }
-}
-
-/// One exponentiation with a secret exponent, `base^exp mod n`, run in
-/// constant time by [`Engine::pow`].
-#[derive(Clone, Copy)]
-pub struct PowJob<'a> {
-    /// The base, `< n` (any digit count; high digits must be zero).
-    pub base: &'a SecretNat,
-    /// The exponent, `< 2^exp_bits`.
-    pub exp: &'a SecretNat,
-    /// A public bound on the exponent's length: the work depends on this
-    /// bound, never on the exponent itself.
-    pub exp_bits: usize,
-    /// The modulus.
-    pub modulus: &'a Prepared,
-}
-
-/// One exponentiation with a public exponent (RSA's `e`) and a base that
-/// may be secret, run by [`Engine::pow_public_exp`].
-pub struct PublicExpJob<'a, B: JobBase + ?Sized = SecretNat> {
-    /// The base, `< n`.
-    pub base: &'a B,
-    /// The public exponent.
-    pub exp: &'a Num,
-    /// The modulus.
-    pub modulus: &'a Prepared,
-}
-
-impl<B: JobBase + ?Sized> Clone for PublicExpJob<'_, B> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<B: JobBase + ?Sized> Copy for PublicExpJob<'_, B> {}
-
-/// What a [`PublicExpJob`]'s base may be: a [`SecretNat`], or a [`Num`] the
-/// caller already holds in the open (RSAEP's message, a signature being
-/// verified), read in place instead of copied. The engine treats both
-/// alike, in constant time in the digits. Sealed: only these two.
-pub trait JobBase: sealed::Sealed + Sync {
-    /// The little-endian 64-bit digits.
-    fn base_digits(&self) -> &[u64];
-}
-
-impl JobBase for SecretNat {
-    fn base_digits(&self) -> &[u64] {
-        self.limbs()
-    }
-}
-
-impl JobBase for Num {
-    fn base_digits(&self) -> &[u64] {
-        self.digits()
-    }
-}
-
-mod sealed {
-    pub trait Sealed {}
-    impl Sealed for crate::SecretNat {}
-    impl Sealed for super::Num {}
-}
-
-impl core::fmt::Debug for PowJob<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PowJob")
-            .field("modulus_bits", &self.modulus.bits())
-            .field("exp_bits", &self.exp_bits)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<B: JobBase + ?Sized> core::fmt::Debug for PublicExpJob<'_, B> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PublicExpJob")
-            .field("modulus_bits", &self.modulus.bits())
-            .field("exp", &self.exp)
-            .finish_non_exhaustive()
-    }
-}
-
-/// One general job for [`Engine::modexp_batch`]: any base, exponent and
-/// modulus (`n >= 1`, even allowed), as Python's `pow(base, exp, n)`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Job {
-    /// The base (any size).
-    pub base: Num,
-    /// The exponent, treated as a secret of its own length.
-    pub exp: Num,
-    /// The modulus.
-    pub modulus: Num,
-}
-
-impl core::fmt::Debug for Job {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Job")
-            .field("modulus_bits", &self.modulus.bits())
-            .field("exp_bits", &self.exp.bits())
-            .finish_non_exhaustive()
-    }
 }
 
 static DEFAULT: OnceLock<Engine> = OnceLock::new();
@@ -583,70 +392,5 @@ impl Engine {
             out[i] = x;
         }
         out
-    }
-}
-
-/// A checked job: the base in exactly the modulus's digit count.
-struct Input<'a> {
-    modulus: &'a Prepared,
-    /// The base's digits when it has exactly the modulus's digit count.
-    base: &'a [u64],
-    /// Else a copy padded (or cut, past zero digits) to it.
-    padded: Option<Zeroizing<Vec<u64>>>,
-    exp: &'a [u64],
-    exp_bits: usize,
-}
-
-impl<'a> Input<'a> {
-    /// A secret job, checked: `base < n` by one borrow chain, `exp` below
-    /// `2^exp_bits` by one OR over its digits (only a failure is revealed,
-    /// with the exponent's length in the error).
-    fn secret(job: &PowJob<'a>) -> Result<Input<'a>, EngineError> {
-        if !crate::secret::declassify(job.exp.ct_below_pow2(job.exp_bits)) {
-            // Only a failed job's length is read (from the digits, no copy).
-            return Err(EngineError::ExponentTooLong {
-                bits: crate::nat::limbs::bits(job.exp.limbs()),
-                bound: job.exp_bits,
-            });
-        }
-        Self::new(job.modulus, job.base.limbs(), job.exp.limbs(), job.exp_bits)
-    }
-
-    /// A public-exponent job, checked: `base < n`.
-    fn public<B: JobBase + ?Sized>(job: &PublicExpJob<'a, B>) -> Result<Input<'a>, EngineError> {
-        Self::new(job.modulus, job.base.base_digits(), job.exp.digits(), job.exp.bits())
-    }
-
-    fn new(modulus: &'a Prepared, base: &'a [u64], exp: &'a [u64], exp_bits: usize) -> Result<Input<'a>, EngineError> {
-        let n = modulus.consts.n();
-        // base < n: one borrow chain over the longer length, no early exit.
-        if !crate::secret::declassify(subtle::Choice::from(crate::nat::limbs::ct_lt(base, n) as u8)) {
-            return Err(EngineError::BaseTooLarge);
-        }
-        let padded = (base.len() != n.len()).then(|| {
-            let mut d = Zeroizing::new(vec![0u64; n.len()]);
-            for (d, &v) in d.iter_mut().zip(base) {
-                *d = v;
-            }
-            d
-        });
-        Ok(Input {
-            modulus,
-            base,
-            padded,
-            exp,
-            exp_bits,
-        })
-    }
-
-    /// The task for `backend` in `class`, if the modulus holds its context.
-    fn task(&self, backend: &str, class: usize) -> Option<Task<'_, AnyCtx>> {
-        Some(Task {
-            ctx: self.modulus.ctx(backend, class)?,
-            modulus: &self.modulus.consts,
-            base: self.padded.as_deref().map_or(self.base, |d| d.as_slice()),
-            exp: self.exp,
-            exp_bits: self.exp_bits,
-        })
     }
 }
