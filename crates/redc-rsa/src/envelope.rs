@@ -109,7 +109,7 @@
 //! written to `output` when [`open`] returns an error**; the `redc` CLI
 //! writes to a temporary file and renames it only on success.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::{Read, Write};
 
 use aes_gcm::aead::AeadInPlace;
 use aes_gcm::aead::generic_array::GenericArray;
@@ -118,6 +118,12 @@ use rand_core::CryptoRngCore;
 use zeroize::Zeroizing;
 
 use crate::error::{Error, Result};
+
+mod chunks;
+mod header;
+
+use self::chunks::{chunk_nonce, io_error, read_full, seal_chunks};
+use self::header::{Header, check_chunk_size, check_wrapped_len, header_start, read_header};
 
 /// The first eight bytes of every envelope.
 pub const MAGIC: [u8; 8] = *b"REDC-ENV";
@@ -281,53 +287,6 @@ fn fresh_key(rng: &mut impl CryptoRngCore) -> Result<(Zeroizing<[u8; KEY_LEN]>, 
     Ok((key, prefix))
 }
 
-/// Magic, version and chunk size: the start of every header.
-fn header_start(version: u8, chunk_size: usize) -> Result<Vec<u8>> {
-    let chunk_field = u32::try_from(chunk_size).map_err(|_| chunk_size_error(chunk_size))?;
-    let mut header = Vec::with_capacity(HEADER_FIXED_LEN + MAX_WRAPPED_KEY_LEN);
-    header.extend_from_slice(&MAGIC);
-    header.push(version);
-    header.extend_from_slice(&chunk_field.to_be_bytes());
-    Ok(header)
-}
-
-/// Writes `header`, then `input` in authenticated chunks under `key`.
-fn seal_chunks<R: Read, W: Write>(
-    mut input: R,
-    mut output: W,
-    key: &[u8; KEY_LEN],
-    prefix: &[u8; NONCE_PREFIX_LEN],
-    header: &[u8],
-    chunk_size: usize,
-    progress: &mut dyn FnMut(u64),
-) -> Result<u64> {
-    output.write_all(header).map_err(io_error)?;
-    let cipher = Aes256Gcm::new(GenericArray::from_slice(&key[..]));
-    let mut buf = Zeroizing::new(vec![0u8; chunk_size + TAG_LEN]);
-    let mut index: u32 = 0;
-    let mut total: u64 = 0;
-    loop {
-        let n = read_full(&mut input, &mut buf[..chunk_size])?;
-        let last = n < chunk_size;
-        let nonce = chunk_nonce(prefix, index, last);
-        let tag = cipher
-            .encrypt_in_place_detached(GenericArray::from_slice(&nonce), header, &mut buf[..n])
-            .map_err(|_| Error::Envelope("chunk encryption failed".into()))?;
-        buf[n..n + TAG_LEN].copy_from_slice(&tag);
-        output.write_all(&buf[..n + TAG_LEN]).map_err(io_error)?;
-        total += n as u64;
-        progress(total);
-        if last {
-            break;
-        }
-        index = index
-            .checked_add(1)
-            .ok_or_else(|| Error::Envelope("input too large: more than 2^32 chunks".into()))?;
-    }
-    output.flush().map_err(io_error)?;
-    Ok(total)
-}
-
 /// Opens an envelope read from `input`, writing the plaintext to `output`
 /// (see the [module documentation](self) for the format).
 ///
@@ -376,81 +335,6 @@ pub fn open_as<R: Read, W: Write>(
     progress: &mut dyn FnMut(u64),
 ) -> Result<u64> {
     open_with(input, output, Some(id), unwrap, progress)
-}
-
-/// A parsed header: every byte of it (the chunks' associated data), the
-/// chunk size, each recipient's id (none in version 1) and the range of
-/// its wrapped key in the header, and the nonce prefix.
-struct Header {
-    bytes: Vec<u8>,
-    chunk_size: usize,
-    entries: Vec<(Option<KeyId>, std::ops::Range<usize>)>,
-    prefix: [u8; NONCE_PREFIX_LEN],
-}
-
-/// Reads and checks a header of either version; every length is checked
-/// against its cap before anything is allocated from it.
-fn read_header(input: &mut impl Read) -> Result<Header> {
-    let mut bytes = vec![0u8; MAGIC.len() + 1 + 4];
-    read_header_part(input, &mut bytes)?;
-    if bytes[..MAGIC.len()] != MAGIC {
-        return Err(Error::Envelope("not a redc envelope (bad magic bytes)".into()));
-    }
-    let version = bytes[MAGIC.len()];
-    if version != VERSION && version != VERSION_MULTI {
-        return Err(Error::Envelope(format!(
-            "unsupported envelope version {version} (this build reads versions {VERSION} and {VERSION_MULTI})"
-        )));
-    }
-    let at = MAGIC.len() + 1;
-    let chunk_field = u32::from_be_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    let chunk_size = usize::try_from(chunk_field).map_err(|_| chunk_size_error(usize::MAX))?;
-    check_chunk_size(chunk_size)?;
-    let count = if version == VERSION {
-        1
-    } else {
-        let count = usize::from(u16::from_be_bytes(
-            read_more(input, &mut bytes, 2)?.try_into().unwrap_or_default(),
-        ));
-        if !(1..=MAX_RECIPIENTS).contains(&count) {
-            return Err(Error::Envelope(format!(
-                "recipient count {count} out of range (1..={MAX_RECIPIENTS})"
-            )));
-        }
-        count
-    };
-    let mut entries = Vec::with_capacity(count);
-    for _ in 0..count {
-        let id = if version == VERSION {
-            None
-        } else {
-            let mut id = [0u8; KEY_ID_LEN];
-            id.copy_from_slice(read_more(input, &mut bytes, KEY_ID_LEN)?);
-            Some(id)
-        };
-        let len = usize::from(u16::from_be_bytes(
-            read_more(input, &mut bytes, 2)?.try_into().unwrap_or_default(),
-        ));
-        check_wrapped_len(len)?;
-        read_more(input, &mut bytes, len)?;
-        entries.push((id, bytes.len() - len..bytes.len()));
-    }
-    let mut prefix = [0u8; NONCE_PREFIX_LEN];
-    prefix.copy_from_slice(read_more(input, &mut bytes, NONCE_PREFIX_LEN)?);
-    Ok(Header {
-        bytes,
-        chunk_size,
-        entries,
-        prefix,
-    })
-}
-
-/// Reads `len` more header bytes onto `bytes`; returns them.
-fn read_more<'b>(input: &mut impl Read, bytes: &'b mut Vec<u8>, len: usize) -> Result<&'b [u8]> {
-    let start = bytes.len();
-    bytes.resize(start + len, 0);
-    read_header_part(input, &mut bytes[start..])?;
-    Ok(&bytes[start..])
 }
 
 /// Lower-case hexadecimal of the first 8 bytes of a key id, for messages.
@@ -544,65 +428,4 @@ fn open_with<R: Read, W: Write>(
     }
     output.flush().map_err(io_error)?;
     Ok(total)
-}
-
-/// The 12-byte GCM nonce of chunk `index`: prefix || index (u32 BE) || last.
-fn chunk_nonce(prefix: &[u8; NONCE_PREFIX_LEN], index: u32, last: bool) -> [u8; 12] {
-    let mut nonce = [0u8; 12];
-    nonce[..NONCE_PREFIX_LEN].copy_from_slice(prefix);
-    nonce[NONCE_PREFIX_LEN..NONCE_PREFIX_LEN + 4].copy_from_slice(&index.to_be_bytes());
-    nonce[11] = u8::from(last);
-    nonce
-}
-
-fn chunk_size_error(chunk_size: usize) -> Error {
-    Error::Envelope(format!(
-        "chunk size {chunk_size} out of range ({MIN_CHUNK_SIZE}..={MAX_CHUNK_SIZE})"
-    ))
-}
-
-fn check_chunk_size(chunk_size: usize) -> Result<()> {
-    if (MIN_CHUNK_SIZE..=MAX_CHUNK_SIZE).contains(&chunk_size) {
-        Ok(())
-    } else {
-        Err(chunk_size_error(chunk_size))
-    }
-}
-
-/// Checks a wrapped-key length and returns it as the header's u16 field.
-fn check_wrapped_len(len: usize) -> Result<u16> {
-    match u16::try_from(len) {
-        Ok(field) if (1..=MAX_WRAPPED_KEY_LEN).contains(&len) => Ok(field),
-        _ => Err(Error::Envelope(format!(
-            "wrapped key length {len} out of range (1..={MAX_WRAPPED_KEY_LEN})"
-        ))),
-    }
-}
-
-/// Reads exactly `buf.len()` header bytes; a short input is a truncated header.
-fn read_header_part(input: &mut impl Read, buf: &mut [u8]) -> Result<()> {
-    if read_full(input, buf)? < buf.len() {
-        return Err(Error::Envelope("truncated header".into()));
-    }
-    Ok(())
-}
-
-/// Fills `buf` from `input` until it is full or the input ends; returns the
-/// number of bytes read (less than `buf.len()` only at the end of input).
-fn read_full(input: &mut impl Read, buf: &mut [u8]) -> Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(io_error(e)),
-        }
-    }
-    Ok(filled)
-}
-
-#[expect(clippy::needless_pass_by_value, reason = "used as `map_err(io_error)`")]
-fn io_error(e: std::io::Error) -> Error {
-    Error::Io(e.to_string())
 }
