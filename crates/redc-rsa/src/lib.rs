@@ -10,6 +10,8 @@
 //! | `role` | the brands of a key's Montgomery domains (`N`, `P`, `Q`, `R`) |
 //! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes |
 //! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
+//! | [`padding`], [`scheme`] | typed schemes: padding values ([`padding::Pss`], [`padding::Oaep`], ...) and the keys' `sign`/`verify`/`encrypt`/`decrypt` methods over the scheme modules |
+//! | [`signer`] | RustCrypto's `signature` traits: [`signer::SigningKey`], [`signer::VerifyingKey`], [`signer::Signature`] |
 //! | [`keygen`], [`encoding`], [`envelope`] | key generation, key files, the file envelope |
 //! | [`weak`] | the checks against weak keys (small factors, small or composite primes) |
 //!
@@ -72,6 +74,7 @@ pub mod key;
 pub mod keygen;
 pub mod mgf;
 pub mod oaep;
+pub mod padding;
 mod pbes2_params;
 pub mod pkcs1v15;
 pub mod policy;
@@ -79,6 +82,8 @@ pub mod primitive;
 pub mod pss;
 pub mod pss_key;
 mod role;
+pub mod scheme;
+pub mod signer;
 mod tail;
 pub mod unreadable;
 pub mod weak;
@@ -92,6 +97,9 @@ pub use primitive::{rsa_private_batch, rsa_public_batch};
 /// `CryptoRngCore` redc's functions take, and its operating-system
 /// generator: a user need not pick the version.
 pub use rand_core::{self, OsRng};
+/// RustCrypto's `signature` (2.x) whose traits [`signer::SigningKey`] and
+/// [`signer::VerifyingKey`] implement: a user need not pick the version.
+pub use signature;
 
 /// The integer type of the RSA layer's public values (redc's one [`redc::Num`]).
 pub use redc::Num;
