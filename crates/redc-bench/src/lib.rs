@@ -18,7 +18,7 @@
 //!
 //! Nothing is timed before its answers were checked: redc's private results
 //! against the public operation, its public and modexp results against
-//! [`redc::modpow`], GMP's first answer of each operation likewise. A wrong
+//! [`redc::modpow()`], GMP's first answer of each operation likewise. A wrong
 //! answer stops the bench with an error.
 
 mod cycles;

@@ -78,8 +78,8 @@ pub fn parse(argv: impl IntoIterator<Item = OsString>) -> Result<Cli, ExitCode> 
 
 /// Runs a parsed command line: installs the engine of `REDC_BACKEND` and
 /// the security level (the first installation of a process wins), then the
-/// command. An error is returned, not printed; its exit status is
-/// [`exit_status`]'s.
+/// command. An error is returned, not printed ([`run`] prints it and exits
+/// 2 for bad input, 1 for other failures).
 pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
     let cli = cli.0;
     backend::install_default_engine().and_then(|()| policy::install(cli.security_level))?;

@@ -1,5 +1,5 @@
 //! Numbers on the command line and in batch files: non-negative integers in
-//! decimal or 0x-hexadecimal, at most [`MAX_BITS`] bits; [`Integer`] adds
+//! decimal or 0x-hexadecimal, at most [`MAX_BITS`] bits; `Integer` adds
 //! a sign, for `redc modexp`'s arguments (Python's `pow` takes negatives).
 
 use redc::{Nat, ParseNatError, Word};
