@@ -198,7 +198,7 @@ fn has_order_q(p: &PublicModulus<ModP>, q: &Num, x: &Num) -> bool {
         modulus: &prepared,
     };
     engine
-        .pow_public_exp(&[job])
+        .pow_vartime(&[job])
         .pop()
         .and_then(|r| r.ok())
         .is_some_and(|v| v.into_revealed().is_one())

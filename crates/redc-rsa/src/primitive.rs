@@ -116,7 +116,7 @@ pub(crate) fn pow_e<B: JobBase + ?Sized>(
             modulus: n,
         })
         .collect();
-    engine.pow_public_exp(&jobs)
+    engine.pow_vartime(&jobs)
 }
 
 /// The batch form of a private-key scheme (decryption; signing goes

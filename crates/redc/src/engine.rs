@@ -23,7 +23,7 @@
 //!
 //! Secrets are typed: [`Engine::pow`] takes [`SecretNat`] bases and
 //! exponents and runs fixed windows over each job's public bound with
-//! constant-time products and table reads; [`Engine::pow_public_exp`] takes
+//! constant-time products and table reads; [`Engine::pow_vartime`] takes
 //! a public exponent ([`Nat`](crate::Nat), RSA's `e`) and may skip windows by it.
 //!
 //! Nothing here reads the environment: [`Engine::detect`] picks the fastest
@@ -246,8 +246,10 @@ impl Engine {
     }
 
     /// `base^exp mod n` for every job with a public exponent: windows may be
-    /// skipped by the exponent (never by the base).
-    pub fn pow_public_exp<B: JobBase + ?Sized>(
+    /// skipped by the exponent (never by the base). Variable time in the
+    /// exponent only, as [`Backend::pow_vartime`] and
+    /// [`device::Device::pow_vartime`], which it calls.
+    pub fn pow_vartime<B: JobBase + ?Sized>(
         &self,
         jobs: &[PublicExpJob<'_, B>],
     ) -> Vec<Result<SecretNat, EngineError>> {

@@ -85,7 +85,7 @@ pub struct PowJob<'a> {
 }
 
 /// One exponentiation with a public exponent (RSA's `e`) and a base that
-/// may be secret, run by [`Engine::pow_public_exp`](super::Engine::pow_public_exp).
+/// may be secret, run by [`Engine::pow_vartime`](super::Engine::pow_vartime).
 pub struct PublicExpJob<'a, B: JobBase + ?Sized = SecretNat> {
     /// The base, `< n`.
     pub base: &'a B,

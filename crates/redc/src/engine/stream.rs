@@ -42,7 +42,7 @@ pub struct StreamJob {
 enum Exponent {
     /// Fixed windows over the public bound `bits` ([`Engine::pow`]).
     Secret { exp: SecretNat, bits: usize },
-    /// Windows chosen by the exponent ([`Engine::pow_public_exp`]).
+    /// Windows chosen by the exponent ([`Engine::pow_vartime`]).
     Public(Num),
 }
 
@@ -343,7 +343,7 @@ impl Dispatcher {
                     .collect();
                 // A group is all secret or all public (one queue each).
                 let mut answers = engine.pow(&secret);
-                answers.extend(engine.pow_public_exp(&public));
+                answers.extend(engine.pow_vartime(&public));
                 answers
             }));
             // After a panic the group's reply senders are dropped with it:
