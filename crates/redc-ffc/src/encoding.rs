@@ -109,9 +109,15 @@ fn pem(bytes: &[u8]) -> Option<Result<(String, Zeroizing<Vec<u8>>)>> {
 /// numbers that fail their checks; [`Error::Unsupported`] for a DH key of a
 /// group that is not named.
 pub fn read_key(bytes: &[u8]) -> Result<AnyKey> {
-    if let Some(found) = redc_rsa::unreadable::diagnose(bytes) {
-        return Err(Error::Encoding(found));
-    }
+    // Named only once every reader has refused, as RSA's reader does.
+    read_any_key(bytes).map_err(|e| match e {
+        Error::Encoding(_) => redc_rsa::unreadable::diagnose(bytes).map_or(e, Error::Encoding),
+        other => other,
+    })
+}
+
+/// [`read_key`] without the naming of unreadable input.
+fn read_any_key(bytes: &[u8]) -> Result<AnyKey> {
     match pem(bytes) {
         Some(pem) => {
             let (label, der) = pem?;

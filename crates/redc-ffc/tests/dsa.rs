@@ -182,6 +182,22 @@ fn keys_round_trip_through_pkcs8_and_spki() {
     }
 }
 
+/// A PEM key after text that looks like an OpenSSH key type is read, as
+/// RSA's reader does; the OpenSSH message is for input no reader accepts.
+#[test]
+fn pem_after_text_that_looks_like_openssh_is_read() {
+    let key = DsaPrivateKey::generate(params(), &mut OsRng).unwrap();
+    let text = format!("ecdsa-sha2-{}", key.to_pem().unwrap().as_str());
+    let AnyKey::DsaPrivate(back) = read_key(text.as_bytes()).unwrap() else {
+        panic!("not a DSA private key")
+    };
+    assert!(back.same_secret(&key));
+    let Err(Error::Encoding(message)) = read_key(b"ssh-dss AAAAB3NzaC1kc3MAAACBAP user@host\n") else {
+        panic!("an OpenSSH public key read")
+    };
+    assert!(message.contains("OpenSSH public key"), "{message}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 

@@ -125,9 +125,16 @@ impl AnyKey {
 /// without a password, [`Error::WrongPassword`] when the password does not
 /// open it.
 pub fn read_key(bytes: &[u8], password: Option<&[u8]>) -> Result<AnyKey> {
-    if let Some(found) = crate::unreadable::diagnose(bytes) {
-        return Err(Error::Encoding(found));
-    }
+    // Named only once every reader has refused: PEM may follow any text,
+    // "ecdsa-sha2-" included (found by fuzz/key_read).
+    read_any_key(bytes, password).map_err(|e| match e {
+        Error::Encoding(_) => crate::unreadable::diagnose(bytes).map_or(e, Error::Encoding),
+        other => other,
+    })
+}
+
+/// [`read_key`] without the naming of unreadable input.
+fn read_any_key(bytes: &[u8], password: Option<&[u8]>) -> Result<AnyKey> {
     if bytes.first() == Some(&0x30) {
         return key_from_der(bytes, password);
     }

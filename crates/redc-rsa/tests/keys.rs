@@ -646,6 +646,22 @@ fn refused_formats_have_clear_messages() {
     assert!(err.to_string().contains("not a DER RSA key"), "{err}");
 }
 
+/// PEM may follow any text (RFC 7468 §2): a key after a line that looks
+/// like an OpenSSH key type is still read, the way the PEM readers of one
+/// format read it (found by fuzz/key_read); the OpenSSH message is for
+/// input that no reader accepts.
+#[test]
+fn pem_after_text_that_looks_like_openssh_is_read() {
+    let fx = key2048();
+    for prefix in ["ecdsa-sha2-", "ssh-rsa notes\n"] {
+        let text = format!("{prefix}{}", fx.pem);
+        let from_pem = RsaPrivateKey::from_pkcs8_pem(&text).unwrap();
+        assert_same_private(&expect_private(read_key(text.as_bytes(), None).unwrap()), &from_pem);
+    }
+    let err = read_key(b"ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7 user@host\n", None).unwrap_err();
+    assert!(err.to_string().contains("ssh-keygen -e -m PKCS8"), "{err}");
+}
+
 // ---------------------------------------------------------------------------
 // Inconsistent keys.
 
