@@ -6,8 +6,9 @@
 # Builds all targets once (`cargo +nightly fuzz build`: release, debug
 # assertions, AddressSanitizer), then runs each for SECONDS on a temporary
 # copy of its committed corpus (fuzz/corpus/<target>, which is left
-# unchanged), one after another. Fails if any run finds a crash, a timeout
-# or an out-of-memory; the input is saved under fuzz/artifacts/<target>/.
+# unchanged), SMOKE_JOBS targets at a time (default: the number of CPUs;
+# each run uses one). Fails if any run finds a crash, a timeout or an
+# out-of-memory; the input is saved under fuzz/artifacts/<target>/.
 # Prints the executions and speed of each target at the end.
 #
 # Extra libFuzzer options for every run can be given in FUZZ_ARGS (e.g.
@@ -52,23 +53,42 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 
-failed=()
-summary=()
-for t in "${targets[@]}"; do
+# One target's run: its log and its status ("ok" or "FAILED") in $work.
+run_target() {
+  local t=$1
   mkdir -p "$work/corpus/$t"
   if [ -d "fuzz/corpus/$t" ]; then
     cp -R "fuzz/corpus/$t/." "$work/corpus/$t/"
   fi
-  log="$work/$t.log"
-  echo "== $t: ${secs}s"
   # shellcheck disable=SC2086
   if cargo +nightly fuzz run "$t" "$work/corpus/$t" -- \
     -max_total_time="$secs" -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 \
-    ${opts[$t]:-} ${FUZZ_ARGS:-} >"$log" 2>&1; then
-    status=ok
+    ${opts[$t]:-} ${FUZZ_ARGS:-} >"$work/$t.log" 2>&1; then
+    echo ok >"$work/$t.status"
   else
-    status=FAILED
+    echo FAILED >"$work/$t.status"
+  fi
+}
+
+# Targets run SMOKE_JOBS at a time (default: one per CPU), each on one core.
+jobs=${SMOKE_JOBS:-$(nproc)}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+    wait -n || true
+  done
+  echo "== $t: ${secs}s"
+  run_target "$t" &
+done
+wait
+
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+  log="$work/$t.log"
+  status=$(cat "$work/$t.status" 2>/dev/null || echo FAILED)
+  if [ "$status" != ok ]; then
     failed+=("$t")
+    echo "== $t FAILED:"
     grep -m 6 -E 'panicked at|^attempt|==ERROR|ERROR: libFuzzer|SUMMARY|Test unit written' "$log" || true
     tail -n 30 "$log"
   fi
