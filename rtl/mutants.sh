@@ -4,6 +4,7 @@
 # a copy of rtl/ with that one edit runs its design's testbenches (Icarus
 # Verilog, 17 and 64 bits) and its cocotb test (Icarus); every mutant must
 # fail both, and the unmutated copy must pass. Exit 0 when all hold.
+# Mutants run MUTANT_JOBS at a time (default: the number of CPUs).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
@@ -33,24 +34,43 @@ trap 'rm -rf "$work"' EXIT
 status=0
 cp -r "$here" "$work/clean"
 rm -rf "$work/clean/build" "$work/clean/cocotb/sim_build"
-if make -s -C "$work/clean" BUILD="$work/clean/build" SIZES="17 64" iverilog >/dev/null 2>&1 &&
-  make -s -C "$work/clean" BUILD="$work/clean/build" SIMS=icarus cocotb >/dev/null 2>&1; then
+jobs=${MUTANT_JOBS:-$(nproc)}
+if make -s -j"$jobs" -C "$work/clean" BUILD="$work/clean/build" SIZES="17 64" iverilog >/dev/null 2>&1 &&
+  make -s -j"$jobs" -C "$work/clean" BUILD="$work/clean/build" SIMS=icarus cocotb >/dev/null 2>&1; then
   echo "unmutated: every design passes"
 else
   echo "unmutated: FAILS"; status=1
 fi
-for m in "${mutants[@]}"; do
-  IFS='@' read -r design file expr what <<<"$m"
-  dir="$work/m"
-  rm -rf "$dir"; cp -r "$work/clean" "$dir"; rm -rf "$dir/build" "$dir/cocotb/sim_build"
+# One mutant in a copy of its own: its result line in $work/result-<i>.
+run_mutant() {
+  local i=$1 design file expr what dir tb=caught cc=caught
+  IFS='@' read -r design file expr what <<<"${mutants[$i]}"
+  dir="$work/m$i"
+  cp -r "$work/clean" "$dir"; rm -rf "$dir/build" "$dir/cocotb/sim_build"
   sed -i "$expr" "$dir/$file"
   if cmp -s "$here/$file" "$dir/$file"; then
-    echo "mutant not applied ($file: $expr)"; status=1; continue
+    echo "mutant not applied ($file: $expr)" >"$work/result-$i"
+    return
   fi
-  tb=caught; cc=caught
   make -s -C "$dir" BUILD="$dir/build" SIZES="17 64" DESIGNS="$design" iverilog >/dev/null 2>&1 && tb=MISSED
   make -s -C "$dir" BUILD="$dir/build" SIMS=icarus COCOTB_TESTS="$design" cocotb >/dev/null 2>&1 && cc=MISSED
-  echo "$design: $what: testbench $tb, cocotb $cc"
-  [ "$tb" = caught ] && [ "$cc" = caught ] || status=1
+  echo "$design: $what: testbench $tb, cocotb $cc" >"$work/result-$i"
+  rm -rf "$dir"
+}
+
+for i in "${!mutants[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+    wait -n || true
+  done
+  run_mutant "$i" &
+done
+wait
+for i in "${!mutants[@]}"; do
+  line=$(cat "$work/result-$i" 2>/dev/null || echo "mutant $i: no result")
+  echo "$line"
+  case "$line" in
+    *"testbench caught, cocotb caught") ;;
+    *) status=1 ;;
+  esac
 done
 exit $status
