@@ -1,7 +1,6 @@
 //! `redc demo`: what redc does, on built-in values, in a screenful.
 
 use crate::counts;
-use crate::modexp::trace_table;
 use redc::exp::Trace;
 use redc::{Modulus, Nat, PowOptions, Product, Schedule, modpow};
 use std::fmt::Write as _;
@@ -68,7 +67,7 @@ fn small_trace(out: &mut String) {
     let mut trace = Trace::new();
     let r = modpow(&b, &e, &n, opts, Some(&mut trace)).expect("modulus is not zero");
     let _ = writeln!(out, "0x12345678^11 mod 0xfffefff1, SOS product, left-to-right");
-    out.push_str(&trace_table(&n, &trace, opts));
+    out.push_str(&trace.table(&n, opts.product, opts.schedule));
     let _ = writeln!(out, "= 0x{}", r.to_hex());
 }
 

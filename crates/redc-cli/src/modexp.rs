@@ -6,8 +6,8 @@ use crate::batch;
 use crate::failure::bad_input;
 use crate::number::{Integer, format};
 use crate::output::Sink;
-use redc::exp::{Trace, TraceRow};
-use redc::{Modulus, Nat, PowOptions, Word, modpow};
+use redc::exp::Trace;
+use redc::{Nat, PowOptions, Word, modpow};
 use std::process::ExitCode;
 
 /// Run `redc modexp`.
@@ -75,7 +75,7 @@ fn single<W: Word>(
     let result = modpow(&b, &e, &n, opts, trace.then_some(&mut rows)).map_err(|err| bad_input!("MOD: {err}"))?;
     let mut out = String::new();
     if trace {
-        out.push_str(&trace_table(&n, &rows, opts));
+        out.push_str(&rows.table(&n, opts.product, opts.schedule));
     }
     if modulus.negative && !result.is_zero() {
         out.push('-');
@@ -85,85 +85,4 @@ fn single<W: Word>(
     }
     out.push('\n');
     Ok(out)
-}
-
-/// The trace as a text table, with the Montgomery constants of the odd part
-/// of the modulus as a header.
-pub(crate) fn trace_table<W: Word>(n: &Nat<W>, trace: &Trace<W>, opts: PowOptions) -> String {
-    let t = n.trailing_zeros().unwrap_or(0);
-    let m = n.shr(t);
-    let mut out = String::new();
-    let Ok(modulus) = Modulus::new(&m) else {
-        out.push_str(&format!(
-            "# no Montgomery exponentiation: the odd part of the modulus is {m}\n"
-        ));
-        return out;
-    };
-    out.push_str(&format!(
-        "# product {}, schedule {}, w = {}, s = {}, m = 0x{}{}\n",
-        opts.product.name(),
-        opts.schedule.name(),
-        W::BITS,
-        modulus.len(),
-        m.to_hex(),
-        if t > 0 {
-            format!(" (odd part of MOD = 2^{t}·m)")
-        } else {
-            String::new()
-        },
-    ));
-    out.push_str(&format!(
-        "# n0' = 0x{:x}, R mod m = 0x{}, R^2 mod m = 0x{}\n",
-        modulus.n0_inv().to_u64(),
-        modulus.r_mod_n().to_hex(),
-        modulus.r2_mod_n().to_hex()
-    ));
-    out.push_str(&format_rows(&trace.rows));
-    out
-}
-
-/// One line per register per row: step, bit, digit, operation, register,
-/// Montgomery form, plain value (both hexadecimal).
-fn format_rows<W: Word>(rows: &[TraceRow<W>]) -> String {
-    let mut lines = vec![[
-        "step".to_owned(),
-        "bit".to_owned(),
-        "e".to_owned(),
-        "op".to_owned(),
-        "reg".to_owned(),
-        "montgomery".to_owned(),
-        "value".to_owned(),
-    ]];
-    for (step, row) in rows.iter().enumerate() {
-        for reg in &row.regs {
-            lines.push([
-                step.to_string(),
-                row.bit.map_or_else(|| "-".to_owned(), |b| b.to_string()),
-                if row.bit.is_some() {
-                    row.digit.to_string()
-                } else {
-                    "-".to_owned()
-                },
-                row.op.to_owned(),
-                reg.name.to_owned(),
-                format!("0x{}", reg.mont.to_hex()),
-                format!("0x{}", reg.value.to_hex()),
-            ]);
-        }
-    }
-    let widths: Vec<usize> = (0..7)
-        .map(|c| lines.iter().map(|l| l[c].chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = String::new();
-    for l in &lines {
-        let cells: Vec<String> = l
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(c, (cell, &wd))| if c == 6 { cell.clone() } else { format!("{cell:<wd$}") })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
-        out.push('\n');
-    }
-    out
 }

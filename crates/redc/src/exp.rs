@@ -14,6 +14,7 @@ pub mod ltr;
 pub mod rtl;
 pub mod sliding;
 pub mod trace;
+mod trace_table;
 pub mod window;
 
 pub use crate::kernel::window::default_window;
