@@ -140,8 +140,9 @@ fn even_modulus(out: &mut String) {
 /// in each CRT mode (001 §4), a PSS signature and an OAEP round trip.
 fn rsa(out: &mut String) -> anyhow::Result<()> {
     use rand_core::OsRng;
+    use redc_rsa::HashAlg;
     use redc_rsa::hazmat::{CrtMode, rsadp_with};
-    use redc_rsa::{HashAlg, oaep, pss};
+    use redc_rsa::padding::{Oaep, Pss};
     out.push_str("\n== RSA on redc's arithmetic (2048 bits, e = 65537) ==\n");
     let t = Instant::now();
     let key = redc_rsa::keygen::generate(2048, &Nat::from_u64(redc_rsa::keygen::DEFAULT_E), &|_| {})
@@ -167,25 +168,24 @@ fn rsa(out: &mut String) -> anyhow::Result<()> {
         );
     }
     let msg = b"Montgomery, Modular multiplication without trial division, 1985";
-    let sig = pss::sign(&key, HashAlg::Sha256, HashAlg::Sha256, None, msg, &mut OsRng)
+    let pss = Pss::new(HashAlg::Sha256);
+    let sig = key
+        .sign(pss, msg, &mut OsRng)
         .map_err(|e| anyhow::anyhow!("sign: {e}"))?;
-    let ok = pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, msg, &sig).is_ok();
+    let ok = key.public_key().verify(pss, msg, &sig).is_ok();
     let _ = writeln!(
         out,
         "  PSS-SHA256 signature of {} bytes: {}",
         sig.len(),
         if ok { "verifies" } else { "FAILS" }
     );
-    let ct = oaep::encrypt(
-        key.public_key(),
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        b"",
-        b"attack at dawn",
-        &mut OsRng,
-    )
-    .map_err(|e| anyhow::anyhow!("encrypt: {e}"))?;
-    let pt = oaep::decrypt(&key, HashAlg::Sha256, HashAlg::Sha256, b"", &ct, &mut OsRng)
+    let oaep = Oaep::new(HashAlg::Sha256);
+    let ct = key
+        .public_key()
+        .encrypt(&oaep, b"attack at dawn", &mut OsRng)
+        .map_err(|e| anyhow::anyhow!("encrypt: {e}"))?;
+    let pt = key
+        .decrypt(oaep, &ct, &mut OsRng)
         .map_err(|e| anyhow::anyhow!("decrypt: {e}"))?;
     let _ = writeln!(out, "  OAEP-SHA256 round trip: {:?}", String::from_utf8_lossy(&pt));
     Ok(())

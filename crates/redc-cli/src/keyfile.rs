@@ -142,11 +142,7 @@ pub(crate) fn rsa_key_from(bytes: &[u8], path: &Path, pw: &PasswordArgs, option:
         password = Some(typed);
     }
     let level = crate::policy::level();
-    let key = key.map(|k| match k {
-        AnyKey::Private(k) => AnyKey::Private(k.with_security_level(level)),
-        AnyKey::Public(k) => AnyKey::Public(k.with_security_level(level)),
-    });
-    key.map_err(|e| match (e, &password) {
+    key.map(|k| k.with_security_level(level)).map_err(|e| match (e, &password) {
         (Error::PasswordRequired, _) => bad_input!(
             "{option} {}: {} (give --password-file FILE or set {PASSWORD_ENV}, or run it on a terminal to be asked)",
             path.display(),
@@ -180,23 +176,16 @@ pub(crate) fn load_public(path: &Path, pw: &PasswordArgs, option: &str) -> anyho
 }
 
 /// The hash and MGF1 hash of an RSA operation with `key`: `--hash`
-/// (`hash`) else a restricted RSASSA-PSS key's own else SHA-256, and
-/// `--mgf1-hash` (`mgf1`) else the key's own else the hash.
+/// (`hash`) and `--mgf1-hash` (`mgf1`) parsed, the rest as
+/// [`redc_rsa::pss_key::KeyAlgorithm::scheme_hashes`] defaults them.
 pub(crate) fn rsa_hashes(
     hash: Option<&str>,
     mgf1: Option<&str>,
     key: &RsaPublicKey,
 ) -> anyhow::Result<(HashAlg, HashAlg)> {
-    let restriction = key.algorithm().restriction();
-    let hash = match hash {
-        Some(name) => parse_hash(name, "--hash")?,
-        None => restriction.map_or(HashAlg::Sha256, |r| r.hash),
-    };
-    let mgf1 = match mgf1 {
-        Some(name) => parse_hash(name, "--mgf1-hash")?,
-        None => restriction.map_or(hash, |r| r.mgf1_hash),
-    };
-    Ok((hash, mgf1))
+    let hash = hash.map(|name| parse_hash(name, "--hash")).transpose()?;
+    let mgf1 = mgf1.map(|name| parse_hash(name, "--mgf1-hash")).transpose()?;
+    Ok(key.algorithm().scheme_hashes(hash, mgf1))
 }
 
 /// A hash name; `field` names the option in errors.

@@ -8,15 +8,21 @@ use crate::keyfile::{load_private, load_public, parse_hash, parse_hex, read_inpu
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc::Engine;
-use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
+use redc_rsa::padding::{EncryptionPadding, Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss, SignaturePadding};
+use redc_rsa::scheme::Batch;
+use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat};
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use zeroize::Zeroizing;
 
-/// The OAEP label hash, MGF1 hash and label of `a`.
-fn oaep_params(a: &RsaMessageArgs) -> anyhow::Result<(HashAlg, HashAlg, Vec<u8>)> {
+/// The encryption padding of `a`: OAEP with its label hash, MGF1 hash and
+/// label, or PKCS#1 v1.5.
+fn padding(a: &RsaMessageArgs) -> anyhow::Result<EncryptionPadding> {
+    if let EncScheme::Pkcs1v15 = a.scheme {
+        return Ok(Pkcs1v15Encrypt.into());
+    }
     let hash = parse_hash(&a.hash, "--hash")?;
-    let mgf = match &a.mgf1_hash {
+    let mgf_hash = match &a.mgf1_hash {
         Some(h) => parse_hash(h, "--mgf1-hash")?,
         None => hash,
     };
@@ -24,7 +30,7 @@ fn oaep_params(a: &RsaMessageArgs) -> anyhow::Result<(HashAlg, HashAlg, Vec<u8>)
         Some(hex) => parse_hex(hex, "--label")?,
         None => Vec::new(),
     };
-    Ok((hash, mgf, label))
+    Ok(Oaep { hash, mgf_hash, label }.into())
 }
 
 /// Run `redc rsa encrypt`.
@@ -32,14 +38,9 @@ pub(crate) fn encrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
     let sink = Sink::open_binary(&a.output, "-o")?;
     let key = load_public(&a.key, &a.password, "--key")?;
     let msg = read_input(&a.input, "--in")?;
-    let ct = match a.scheme {
-        EncScheme::Oaep => {
-            let (hash, mgf, label) = oaep_params(a)?;
-            oaep::encrypt(&key, hash, mgf, &label, &msg, &mut OsRng)
-        }
-        EncScheme::Pkcs1v15 => pkcs1v15::encrypt(&key, &msg, &mut OsRng),
-    }
-    .map_err(|e| rsa_error("rsa encrypt", &e))?;
+    let ct = key
+        .encrypt(padding(a)?, &msg, &mut OsRng)
+        .map_err(|e| rsa_error("rsa encrypt", &e))?;
     write_all(sink, &ct)
 }
 
@@ -47,24 +48,21 @@ pub(crate) fn encrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
 pub(crate) fn decrypt(a: &RsaMessageArgs) -> anyhow::Result<ExitCode> {
     let key = load_private(&a.key, &a.password)?;
     let ct = read_input(&a.input, "--in")?;
-    let msg = match a.scheme {
-        EncScheme::Oaep => {
-            let (hash, mgf, label) = oaep_params(a)?;
-            oaep::decrypt(&key, hash, mgf, &label, &ct, &mut OsRng).map_err(|e| match e {
-                // The same words whatever went wrong (no padding oracle):
-                // the options only, and the two commonest causes.
-                Error::Decryption => bad_input!(
-                    "rsa decrypt: {e} (OAEP with {} and MGF1-{}). `openssl pkeyutl -encrypt` pads with \
-                     PKCS#1 v1.5 unless given -pkeyopt rsa_padding_mode:oaep (its ciphertexts: --scheme \
-                     pkcs1v15), and its OAEP hashes with SHA-1 unless given -pkeyopt rsa_oaep_md (--hash sha1)",
-                    hash.name(),
-                    mgf.name()
-                ),
-                e => rsa_error("rsa decrypt", &e),
-            })
-        }
-        EncScheme::Pkcs1v15 => pkcs1v15::decrypt(&key, &ct, &mut OsRng).map_err(|e| rsa_error("rsa decrypt", &e)),
-    }?;
+    let padding = padding(a)?;
+    let msg = key
+        .decrypt(&padding, &ct, &mut OsRng)
+        .map_err(|e| match (e, &padding) {
+            // The same words whatever went wrong (no padding oracle): the
+            // options only, and the two commonest causes.
+            (e @ Error::Decryption, EncryptionPadding::Oaep(oaep)) => bad_input!(
+                "rsa decrypt: {e} (OAEP with {} and MGF1-{}). `openssl pkeyutl -encrypt` pads with \
+             PKCS#1 v1.5 unless given -pkeyopt rsa_padding_mode:oaep (its ciphertexts: --scheme \
+             pkcs1v15), and its OAEP hashes with SHA-1 unless given -pkeyopt rsa_oaep_md (--hash sha1)",
+                oaep.hash.name(),
+                oaep.mgf_hash.name()
+            ),
+            (e, _) => rsa_error("rsa decrypt", &e),
+        })?;
     write_all(Sink::open(Some(&a.output))?, &msg)
 }
 
@@ -75,15 +73,50 @@ fn write_all(mut sink: Sink, bytes: &[u8]) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// What a batch command does to each line's input, chosen once per
+/// command: raw RSA, or a scheme with its parameters.
+enum Op {
+    Raw,
+    Signature(SignaturePadding),
+    Encryption(EncryptionPadding),
+}
+
+impl Op {
+    /// The operation of `redc rsa private-batch --op op`.
+    fn private(op: PrivateOp, (hash, mgf1): (HashAlg, HashAlg)) -> Op {
+        match op {
+            PrivateOp::Raw => Op::Raw,
+            PrivateOp::SignPss => Op::Signature(Pss::new(hash).with_mgf_hash(mgf1).into()),
+            PrivateOp::SignPkcs1v15 => Op::Signature(Pkcs1v15Sign::new(hash).into()),
+            PrivateOp::DecryptOaep => Op::Encryption(Oaep::new(hash).with_mgf_hash(mgf1).into()),
+            PrivateOp::DecryptPkcs1v15 => Op::Encryption(Pkcs1v15Encrypt.into()),
+        }
+    }
+
+    /// The operation of `redc rsa public-batch --op op`.
+    fn public(op: PublicOp, (hash, mgf1): (HashAlg, HashAlg)) -> Op {
+        match op {
+            PublicOp::Raw => Op::Raw,
+            PublicOp::VerifyPss => Op::Signature(Pss::new(hash).with_mgf_hash(mgf1).into()),
+            PublicOp::VerifyPkcs1v15 => Op::Signature(Pkcs1v15Sign::new(hash).into()),
+            PublicOp::EncryptOaep => Op::Encryption(Oaep::new(hash).with_mgf_hash(mgf1).into()),
+            PublicOp::EncryptPkcs1v15 => Op::Encryption(Pkcs1v15Encrypt.into()),
+        }
+    }
+}
+
 /// Run `redc rsa private-batch`, [`jsonl::CHUNK`] lines at a time, each
 /// chunk one engine batch.
 pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode> {
     let key = load_private(&a.key, &a.password)?;
-    let hashes = rsa_hashes(a.hash.as_deref(), a.mgf1_hash.as_deref(), key.public_key())?;
+    let op = Op::private(
+        a.op,
+        rsa_hashes(a.hash.as_deref(), a.mgf1_hash.as_deref(), key.public_key())?,
+    );
     jsonl::run_batch(
         &a.io,
         |obj| field_hex(obj, "in"),
-        |engine, inputs| private_ops(engine, &key, a.op, hashes, &inputs),
+        |engine, inputs| private_ops(engine, &key, &op, &inputs),
     )
 }
 
@@ -91,8 +124,8 @@ pub(crate) fn private_batch(a: &BatchArgs<PrivateOp>) -> anyhow::Result<ExitCode
 /// chunk one engine batch.
 pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> {
     let key = load_public(&a.key, &a.password, "--key")?;
-    let hashes = rsa_hashes(a.hash.as_deref(), a.mgf1_hash.as_deref(), &key)?;
-    let needs_sig = matches!(a.op, PublicOp::VerifyPss | PublicOp::VerifyPkcs1v15);
+    let op = Op::public(a.op, rsa_hashes(a.hash.as_deref(), a.mgf1_hash.as_deref(), &key)?);
+    let needs_sig = matches!(op, Op::Signature(_));
     jsonl::run_batch(
         &a.io,
         |obj| {
@@ -100,29 +133,21 @@ pub(crate) fn public_batch(a: &BatchArgs<PublicOp>) -> anyhow::Result<ExitCode> 
             let sig = if needs_sig { field_hex(obj, "sig")? } else { Vec::new() };
             Ok((input, sig))
         },
-        |engine, lines| public_ops(engine, &key, a.op, hashes, &lines),
+        |engine, lines| public_ops(engine, &key, &op, &lines),
     )
 }
 
 /// The private operation `op` on every input of a chunk, as one engine
-/// batch (the library's batch form of each scheme).
-fn private_ops(
-    engine: &Engine,
-    key: &RsaPrivateKey,
-    op: PrivateOp,
-    (hash, mgf1): (HashAlg, HashAlg),
-    inputs: &[Vec<u8>],
-) -> Vec<Result<Value, LineError>> {
+/// batch.
+fn private_ops(engine: &Engine, key: &RsaPrivateKey, op: &Op, inputs: &[Vec<u8>]) -> Vec<Result<Value, LineError>> {
     let inputs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
     let secret = |answers: Vec<Result<Zeroizing<Vec<u8>>, Error>>| -> Vec<Result<Vec<u8>, Error>> {
         answers.into_iter().map(|m| m.map(|m| m.to_vec())).collect()
     };
     let answers = match op {
-        PrivateOp::Raw => secret(hazmat::raw_private_batch(engine, key, &inputs, &mut OsRng)),
-        PrivateOp::SignPss => pss::sign_batch(engine, key, hash, mgf1, None, &inputs, &mut OsRng),
-        PrivateOp::SignPkcs1v15 => pkcs1v15::sign_batch(engine, key, hash, &inputs, &mut OsRng),
-        PrivateOp::DecryptOaep => secret(oaep::decrypt_batch(engine, key, hash, mgf1, &[], &inputs, &mut OsRng)),
-        PrivateOp::DecryptPkcs1v15 => secret(pkcs1v15::decrypt_batch(engine, key, &inputs, &mut OsRng)),
+        Op::Raw => secret(hazmat::raw_private_batch(engine, key, &inputs, &mut OsRng)),
+        Op::Signature(p) => key.sign_batch(engine, p, Batch::Messages(&inputs), &mut OsRng),
+        Op::Encryption(p) => secret(key.decrypt_batch(engine, p, &inputs, &mut OsRng)),
     };
     answers.into_iter().map(out).collect()
 }
@@ -133,33 +158,24 @@ fn private_ops(
 fn public_ops(
     engine: &Engine,
     key: &RsaPublicKey,
-    op: PublicOp,
-    (hash, mgf1): (HashAlg, HashAlg),
+    op: &Op,
     lines: &[(Vec<u8>, Vec<u8>)],
 ) -> Vec<Result<Value, LineError>> {
     let inputs: Vec<&[u8]> = lines.iter().map(|(input, _)| input.as_slice()).collect();
-    let pairs: Vec<(&[u8], &[u8])> = lines
-        .iter()
-        .map(|(input, sig)| (input.as_slice(), sig.as_slice()))
-        .collect();
     match op {
-        PublicOp::Raw => hazmat::raw_public_batch(engine, key, &inputs)
+        Op::Raw => hazmat::raw_public_batch(engine, key, &inputs)
             .into_iter()
             .map(out)
             .collect(),
-        PublicOp::VerifyPss => pss::verify_batch(engine, key, hash, mgf1, None, &pairs)
-            .into_iter()
-            .map(verdict)
-            .collect(),
-        PublicOp::VerifyPkcs1v15 => pkcs1v15::verify_batch(engine, key, hash, &pairs)
-            .into_iter()
-            .map(verdict)
-            .collect(),
-        PublicOp::EncryptOaep => oaep::encrypt_batch(engine, key, hash, mgf1, &[], &inputs, &mut OsRng)
-            .into_iter()
-            .map(out)
-            .collect(),
-        PublicOp::EncryptPkcs1v15 => pkcs1v15::encrypt_batch(engine, key, &inputs, &mut OsRng)
+        Op::Signature(p) => {
+            let sigs: Vec<&[u8]> = lines.iter().map(|(_, sig)| sig.as_slice()).collect();
+            key.verify_batch(engine, p, Batch::Messages(&inputs), &sigs)
+                .into_iter()
+                .map(verdict)
+                .collect()
+        }
+        Op::Encryption(p) => key
+            .encrypt_batch(engine, p, &inputs, &mut OsRng)
             .into_iter()
             .map(out)
             .collect(),

@@ -10,7 +10,9 @@ use crate::output::Sink;
 use rand_core::OsRng;
 use redc_ffc::encoding::KeyKind;
 use redc_rsa::encoding::AnyKey;
-use redc_rsa::{Error, HashAlg, pkcs1v15, pss};
+use redc_rsa::padding::{Pkcs1v15Sign, Pss, SignaturePadding};
+use redc_rsa::signature_shape::SignatureShape;
+use redc_rsa::{Error, HashAlg, RsaPublicKey};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -60,11 +62,8 @@ pub(crate) fn sign(a: &SignArgs) -> anyhow::Result<ExitCode> {
             };
             let (hash, mgf1) = rsa_hashes(o.hash.as_deref(), o.mgf1_hash.as_deref(), key.public_key())?;
             let digest = digest_of(&o.input, hash)?;
-            match scheme {
-                SigScheme::Pss => pss::sign_digest(&key, hash, mgf1, o.salt_len, &digest, &mut OsRng),
-                SigScheme::Pkcs1v15 => pkcs1v15::sign_digest(&key, hash, &digest, &mut OsRng),
-            }
-            .map_err(|e| rsa_error("sign", &e))?
+            key.sign_prehashed(padding(scheme, hash, mgf1, o.salt_len), &digest, &mut OsRng)
+                .map_err(|e| rsa_error("sign", &e))?
         }
     };
     sink.writer().write_all(&sig)?;
@@ -91,11 +90,7 @@ pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
             let (hash, mgf1) = rsa_hashes(o.hash.as_deref(), o.mgf1_hash.as_deref(), &key)?;
             let sig = read_input(&a.sig, "--sig")?;
             let digest = digest_of(&o.input, hash)?;
-            let result = match scheme {
-                SigScheme::Pss => pss::verify_digest(&key, hash, mgf1, o.salt_len, &digest, &sig),
-                SigScheme::Pkcs1v15 => pkcs1v15::verify_digest(&key, hash, &digest, &sig),
-            };
-            match result {
+            match key.verify_prehashed(padding(scheme, hash, mgf1, o.salt_len), &digest, &sig) {
                 Ok(()) => true,
                 Err(Error::Verification) => {
                     if let Some(hint) = other_shape(&key, &sig, scheme, hash) {
@@ -116,40 +111,45 @@ pub(crate) fn verify(a: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The signature padding of `scheme` with `hash`, MGF1 over `mgf1` and
+/// PSS's `salt_len` (checked by [`check_salt`] to be given for PSS only).
+fn padding(scheme: SigScheme, hash: HashAlg, mgf1: HashAlg, salt_len: Option<usize>) -> SignaturePadding {
+    match scheme {
+        SigScheme::Pss => Pss {
+            hash,
+            mgf_hash: mgf1,
+            salt_len,
+        }
+        .into(),
+        SigScheme::Pkcs1v15 => Pkcs1v15Sign::new(hash).into(),
+    }
+}
+
 /// For an RSA signature that failed to verify as `scheme` with `hash`: what
-/// its block `s^e mod n` shows it to be, when that is another scheme or
-/// another hash. The signature is public, so reading its structure gives
-/// nothing away: a PKCS#1 v1.5 block (`00 01 FF.. 00 DigestInfo`, with its
-/// hash) or a PSS block (ending in `0xbc`).
-fn other_shape(key: &redc_rsa::RsaPublicKey, sig: &[u8], scheme: SigScheme, hash: HashAlg) -> Option<String> {
-    let em = redc_rsa::hazmat::raw_public(key, sig).ok()?;
-    let info = em.strip_prefix(&[0, 1]).and_then(|block| {
-        let padded = block.iter().take_while(|&&b| b == 0xff).count();
-        block[padded..].strip_prefix(&[0]).filter(|_| padded >= 8)
-    });
-    let Some(info) = info else {
-        // Not PKCS#1 v1.5: a PSS block is named only where v1.5 was asked for.
-        return (matches!(scheme, SigScheme::Pkcs1v15) && em.last() == Some(&0xbc))
-            .then(|| "the signature is an RSASSA-PSS one: verify it without --scheme pkcs1v15".into());
-    };
-    let signed = HashAlg::ALL.into_iter().find(|h| {
-        h.digest_info_prefix()
-            .is_some_and(|p| info.len() == p.len() + h.output_len() && info.starts_with(&p))
-    });
-    let with = signed.map_or(String::new(), |h| format!(" --hash {}", h.name()));
-    match (scheme, signed) {
-        (SigScheme::Pss, _) => Some(format!(
+/// its block shows it to be ([`RsaPublicKey::signature_shape`]), when that
+/// is another scheme or another hash.
+fn other_shape(key: &RsaPublicKey, sig: &[u8], scheme: SigScheme, hash: HashAlg) -> Option<String> {
+    let with = |h: Option<HashAlg>| h.map_or(String::new(), |h| format!(" --hash {}", h.name()));
+    match (scheme, key.signature_shape(sig)?) {
+        // A PSS block is named only where v1.5 was asked for.
+        (SigScheme::Pkcs1v15, SignatureShape::Pss) => {
+            Some("the signature is an RSASSA-PSS one: verify it without --scheme pkcs1v15".into())
+        }
+        (SigScheme::Pss, SignatureShape::Pkcs1v15(signed)) => Some(format!(
             "the signature is a PKCS#1 v1.5 one (openssl dgst -sign's default; redc signs and verifies \
-             RSASSA-PSS unless told otherwise): verify it with --scheme pkcs1v15{with}"
+             RSASSA-PSS unless told otherwise): verify it with --scheme pkcs1v15{}",
+            with(signed)
         )),
-        (SigScheme::Pkcs1v15, Some(h)) if h != hash => Some(format!(
-            "the signature was made with {}: verify it with{with}",
-            h.name()
+        (SigScheme::Pkcs1v15, SignatureShape::Pkcs1v15(Some(h))) if h != hash => Some(format!(
+            "the signature was made with {}: verify it with{}",
+            h.name(),
+            with(Some(h))
         )),
         _ => None,
     }
 }
 
+/// A Diffie-Hellman key given to sign or verify, refused.
 fn cannot_sign(key: &Path) -> anyhow::Error {
     bad_input!(
         "--key {}: a Diffie-Hellman key neither signs nor verifies (use redc dh)",

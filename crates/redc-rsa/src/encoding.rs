@@ -111,6 +111,17 @@ impl AnyKey {
             Self::Public(_) => None,
         }
     }
+
+    /// The same key at security level `level`
+    /// ([`RsaPrivateKey::with_security_level`],
+    /// [`RsaPublicKey::with_security_level`]).
+    #[must_use]
+    pub fn with_security_level(self, level: crate::policy::SecurityLevel) -> Self {
+        match self {
+            Self::Private(key) => Self::Private(key.with_security_level(level)),
+            Self::Public(key) => Self::Public(key.with_security_level(level)),
+        }
+    }
 }
 
 /// Reads a key of any format of this module: PEM (by its label) or DER (by

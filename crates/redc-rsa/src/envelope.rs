@@ -121,6 +121,9 @@ use crate::error::{Error, Result};
 
 mod chunks;
 mod header;
+mod rsa;
+
+pub use rsa::{rsa_key_id, rsa_unwrap};
 
 use self::chunks::{chunk_nonce, io_error, read_full, seal_chunks};
 use self::header::{Header, check_chunk_size, check_wrapped_len, header_start, read_header};

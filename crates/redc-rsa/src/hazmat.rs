@@ -9,6 +9,8 @@
 //! [`crate::pkcs1v15`] unless you are implementing a scheme yourself or
 //! reproducing an experiment.
 
+pub mod raw_blocks;
+
 use crate::Num;
 pub use crate::crt::CrtMode;
 use crate::error::{Error, Result};

@@ -11,6 +11,7 @@
 //! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes |
 //! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
 //! | [`padding`], [`scheme`] | typed schemes: padding values ([`padding::Pss`], [`padding::Oaep`], ...) and the keys' `sign`/`verify`/`encrypt`/`decrypt` methods over the scheme modules |
+//! | [`signature_shape`] | what a signature that failed to verify is: [`signature_shape::SignatureShape`] |
 //! | [`signer`] | RustCrypto's `signature` traits: [`signer::SigningKey`], [`signer::VerifyingKey`], [`signer::Signature`] |
 //! | [`keygen`], [`encoding`], [`envelope`] | key generation, key files, the file envelope |
 //! | [`weak`] | the checks against weak keys (small factors, small or composite primes) |
@@ -83,6 +84,7 @@ pub mod pss;
 pub mod pss_key;
 mod role;
 pub mod scheme;
+pub mod signature_shape;
 pub mod signer;
 mod tail;
 pub mod unreadable;

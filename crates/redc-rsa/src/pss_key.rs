@@ -153,6 +153,15 @@ impl KeyAlgorithm {
         }
     }
 
+    /// The hash and MGF1 hash of an operation with a key of this
+    /// algorithm: `hash` if given, else a restricted key's, else SHA-256;
+    /// `mgf1` if given, else a restricted key's, else the hash.
+    pub fn scheme_hashes(&self, hash: Option<HashAlg>, mgf1: Option<HashAlg>) -> (HashAlg, HashAlg) {
+        let restriction = self.restriction();
+        let hash = hash.unwrap_or(restriction.map_or(HashAlg::Sha256, |r| r.hash));
+        (hash, mgf1.unwrap_or(restriction.map_or(hash, |r| r.mgf1_hash)))
+    }
+
     /// `what` (e.g. "PKCS#1 v1.5 signatures") with this key: refused for
     /// a PSS key.
     pub(crate) fn check_not_pss(&self, what: &str) -> Result<()> {
@@ -228,6 +237,21 @@ mod tests {
         let der = alg.pss_params_der().unwrap();
         let any = der.as_deref().map(|d| AnyRef::from_der(d).unwrap());
         KeyAlgorithm::pss_from_params(any).unwrap()
+    }
+
+    #[test]
+    fn scheme_hashes_default_to_the_restriction_then_sha256() {
+        use HashAlg::{Sha1, Sha256, Sha384};
+        assert_eq!(KeyAlgorithm::Rsa.scheme_hashes(None, None), (Sha256, Sha256));
+        assert_eq!(KeyAlgorithm::Rsa.scheme_hashes(Some(Sha384), None), (Sha384, Sha384));
+        let r = PssRestriction {
+            hash: Sha384,
+            mgf1_hash: Sha1,
+            salt_len: 48,
+        };
+        let pss = KeyAlgorithm::Pss(Some(r));
+        assert_eq!(pss.scheme_hashes(None, None), (Sha384, Sha1));
+        assert_eq!(pss.scheme_hashes(Some(Sha256), Some(Sha256)), (Sha256, Sha256));
     }
 
     #[test]
