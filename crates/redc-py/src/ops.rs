@@ -11,12 +11,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::PyBytes;
 use rand_core::OsRng;
-use redc_rsa::{oaep, pkcs1v15, pss};
-
-/// The pairs as plain slices.
-fn pairs<'a>(items: &[&'a (PyBackedBytes, PyBackedBytes)]) -> Vec<(&'a [u8], &'a [u8])> {
-    items.iter().map(|(m, s)| (&**m, &**s)).collect()
-}
+use redc_rsa::scheme::Batch;
 
 /// `bytes` of `b` as a Python object.
 fn to_bytes(py: Python<'_>, b: &[u8]) -> Py<PyAny> {
@@ -26,6 +21,15 @@ fn to_bytes(py: Python<'_>, b: &[u8]) -> Py<PyAny> {
 /// The items as plain slices.
 fn slices<'a>(items: &[&'a PyBackedBytes]) -> Vec<&'a [u8]> {
     items.iter().map(|b| &***b).collect()
+}
+
+/// The items as a batch of messages, or of digests when `prehashed`.
+fn batch<'a>(items: &'a [&'a [u8]], prehashed: bool) -> Batch<'a> {
+    if prehashed {
+        Batch::Digests(items)
+    } else {
+        Batch::Messages(items)
+    }
 }
 
 /// Signs every item of `items` (messages, or digests when `prehashed`):
@@ -46,35 +50,15 @@ pub(crate) fn sign(
     let engine = engine(backend)?;
     let scheme = Scheme::try_from(scheme)?;
     scheme.check(key.public_key())?;
+    let padding = scheme.signature_padding(key.public_key(), true)?;
     let slots = bytes_items(what, &items);
-    let rng = &mut OsRng;
-    Ok(match scheme {
-        Scheme::Pss { hash, mgf, salt } => {
-            let salt = salt.for_signing(key.public_key(), hash)?;
-            run(
-                py,
-                what,
-                slots,
-                |m| match prehashed {
-                    true => pss::sign_digest_batch(&engine, private, hash, mgf, salt, &slices(m), rng),
-                    false => pss::sign_batch(&engine, private, hash, mgf, salt, &slices(m), rng),
-                },
-                |py, s| to_bytes(py, &s),
-            )
-        }
-        Scheme::Pkcs1v15 { hash: Some(hash) } => run(
-            py,
-            what,
-            slots,
-            |m| match prehashed {
-                true => pkcs1v15::sign_digest_batch(&engine, private, hash, &slices(m), rng),
-                false => pkcs1v15::sign_batch(&engine, private, hash, &slices(m), rng),
-            },
-            |py, s| to_bytes(py, &s),
-        ),
-        Scheme::Pkcs1v15 { hash: None } => return Err(bad("algorithm", "a PKCS1v15 signature needs a hash")),
-        Scheme::Oaep { .. } => return Err(bad("padding", "OAEP is for encryption; sign with PSS or PKCS1v15")),
-    })
+    Ok(run(
+        py,
+        what,
+        slots,
+        |m| private.sign_batch(&engine, padding, batch(&slices(m), prehashed), &mut OsRng),
+        |py, s| to_bytes(py, &s),
+    ))
 }
 
 /// Verifies every `(message, signature)` pair (digests when `prehashed`):
@@ -107,38 +91,21 @@ pub(crate) fn verify(
         .zip(bytes_items(sig_what, &signatures))
         .map(|(m, s)| Ok((m?, s?)))
         .collect();
-    let none = |py: Python<'_>, ()| py.None();
     let scheme = Scheme::try_from(scheme)?;
     scheme.check(public)?;
+    let padding = scheme.signature_padding(public, false)?;
     // A verification failure is the signature's: named by `sig_what`.
     let what = sig_what;
-    Ok(match scheme {
-        Scheme::Pss { hash, mgf, salt } => {
-            let salt = salt.for_verifying(public, hash)?;
-            run(
-                py,
-                what,
-                slots,
-                |items| match prehashed {
-                    true => pss::verify_digest_batch(&engine, public, hash, mgf, salt, &pairs(items)),
-                    false => pss::verify_batch(&engine, public, hash, mgf, salt, &pairs(items)),
-                },
-                none,
-            )
-        }
-        Scheme::Pkcs1v15 { hash: Some(hash) } => run(
-            py,
-            what,
-            slots,
-            |items| match prehashed {
-                true => pkcs1v15::verify_digest_batch(&engine, public, hash, &pairs(items)),
-                false => pkcs1v15::verify_batch(&engine, public, hash, &pairs(items)),
-            },
-            none,
-        ),
-        Scheme::Pkcs1v15 { hash: None } => return Err(bad("algorithm", "a PKCS1v15 signature needs a hash")),
-        Scheme::Oaep { .. } => return Err(bad("padding", "OAEP is for encryption; verify PSS or PKCS1v15")),
-    })
+    Ok(run(
+        py,
+        what,
+        slots,
+        |items| {
+            let (msgs, sigs): (Vec<&[u8]>, Vec<&[u8]>) = items.iter().map(|(m, s)| (&**m, &**s)).unzip();
+            public.verify_batch(&engine, padding, batch(&msgs, prehashed), &sigs)
+        },
+        |py, ()| py.None(),
+    ))
 }
 
 /// Encrypts (`decrypt` false) or decrypts every item: a ciphertext or a
@@ -177,51 +144,27 @@ fn run_cipher(
     backend: Option<&str>,
     way: Way,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let scheme = Scheme::try_from(scheme)?;
-    if let Scheme::Pss { .. } = scheme {
-        return Err(bad(
-            "padding",
-            "PSS is for signatures; encrypt and decrypt with OAEP or PKCS1v15",
-        ));
-    }
+    let padding = Scheme::try_from(scheme)?.encryption_padding()?;
     let engine = engine(backend)?;
     let slots = bytes_items(what, items);
-    let (public, rng) = (key.public_key(), &mut OsRng);
-    let out = |py: Python<'_>, b: Vec<u8>| to_bytes(py, &b);
-    let secret_out = |py: Python<'_>, b: zeroize::Zeroizing<Vec<u8>>| to_bytes(py, &b);
-    Ok(match (way, scheme) {
-        (Way::Encrypt, Scheme::Oaep { hash, mgf, label }) => run(
+    let rng = &mut OsRng;
+    Ok(match way {
+        Way::Encrypt => run(
             py,
             what,
             slots,
-            |m| oaep::encrypt_batch(&engine, public, hash, mgf, &label, &slices(m), rng),
-            out,
+            |m| key.public_key().encrypt_batch(&engine, &padding, &slices(m), rng),
+            |py, b| to_bytes(py, &b),
         ),
-        (Way::Encrypt, _) => run(
-            py,
-            what,
-            slots,
-            |m| pkcs1v15::encrypt_batch(&engine, public, &slices(m), rng),
-            out,
-        ),
-        (Way::Decrypt, scheme) => {
+        Way::Decrypt => {
             let private = key.private_key("self")?;
-            match scheme {
-                Scheme::Oaep { hash, mgf, label } => run(
-                    py,
-                    what,
-                    slots,
-                    |c| oaep::decrypt_batch(&engine, private, hash, mgf, &label, &slices(c), rng),
-                    secret_out,
-                ),
-                _ => run(
-                    py,
-                    what,
-                    slots,
-                    |c| pkcs1v15::decrypt_batch(&engine, private, &slices(c), rng),
-                    secret_out,
-                ),
-            }
+            run(
+                py,
+                what,
+                slots,
+                |c| private.decrypt_batch(&engine, &padding, &slices(c), rng),
+                |py, b| to_bytes(py, &b),
+            )
         }
     })
 }

@@ -4,6 +4,7 @@
 
 use crate::error::{bad, rsa_err};
 use pyo3::prelude::*;
+use redc_rsa::padding::{EncryptionPadding, Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss, SignaturePadding};
 use redc_rsa::{Error as RsaError, HashAlg, RsaPublicKey};
 
 /// The scheme tuple: kind (`pss`, `pkcs1v15`, `oaep`), the hash and MGF1
@@ -156,6 +157,48 @@ impl Scheme {
             }
         }
         Ok(())
+    }
+}
+
+impl Scheme {
+    /// The padding of a signature (`signing`) or of its verification under
+    /// `key`: PSS with its salt length ([`Salt::for_signing`],
+    /// [`Salt::for_verifying`]) or PKCS#1 v1.5 with its hash; OAEP and a
+    /// PKCS#1 v1.5 without a hash are refused.
+    pub(crate) fn signature_padding(&self, key: &RsaPublicKey, signing: bool) -> PyResult<SignaturePadding> {
+        match *self {
+            Scheme::Pss { hash, mgf, salt } => Ok(Pss {
+                hash,
+                mgf_hash: mgf,
+                salt_len: match signing {
+                    true => salt.for_signing(key, hash)?,
+                    false => salt.for_verifying(key, hash)?,
+                },
+            }
+            .into()),
+            Scheme::Pkcs1v15 { hash: Some(hash) } => Ok(Pkcs1v15Sign::new(hash).into()),
+            Scheme::Pkcs1v15 { hash: None } => Err(bad("algorithm", "a PKCS1v15 signature needs a hash")),
+            Scheme::Oaep { .. } if signing => Err(bad("padding", "OAEP is for encryption; sign with PSS or PKCS1v15")),
+            Scheme::Oaep { .. } => Err(bad("padding", "OAEP is for encryption; verify PSS or PKCS1v15")),
+        }
+    }
+
+    /// The padding of an encryption or decryption: OAEP with its hashes
+    /// and label, or PKCS#1 v1.5 (whatever its hash); PSS is refused.
+    pub(crate) fn encryption_padding(self) -> PyResult<EncryptionPadding> {
+        match self {
+            Scheme::Oaep { hash, mgf, label } => Ok(Oaep {
+                hash,
+                mgf_hash: mgf,
+                label,
+            }
+            .into()),
+            Scheme::Pkcs1v15 { .. } => Ok(Pkcs1v15Encrypt.into()),
+            Scheme::Pss { .. } => Err(bad(
+                "padding",
+                "PSS is for signatures; encrypt and decrypt with OAEP or PKCS1v15",
+            )),
+        }
     }
 }
 
