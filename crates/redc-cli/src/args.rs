@@ -140,6 +140,15 @@ pub(crate) enum OutForm {
     Der,
 }
 
+impl From<OutForm> for redc_rsa::encoding::Form {
+    fn from(form: OutForm) -> Self {
+        match form {
+            OutForm::Pem => Self::Pem,
+            OutForm::Der => Self::Der,
+        }
+    }
+}
+
 /// The clap command of [`Cli`] (for completions, manual pages and parsing).
 pub(crate) fn command() -> clap::Command {
     Cli::command()

@@ -8,11 +8,11 @@ use crate::number::Number;
 use rand_core::OsRng;
 use redc_ffc::AnyKey;
 use redc_ffc::encoding::KeyKind;
-use redc_rsa::encoding::Pbes2Kdf;
+use redc_rsa::RsaPrivateKey;
+use redc_rsa::encoding::{Pbes2Kdf, PublicFormat};
 use redc_rsa::key::MAX_BITS;
 use redc_rsa::keygen::{MIN_KEYGEN_BITS, check_exponent, generate_multi, max_primes};
 use redc_rsa::pss_key::{KeyAlgorithm, PssRestriction};
-use redc_rsa::{RsaPrivateKey, RsaPublicKey};
 use std::path::Path;
 use std::process::ExitCode;
 use zeroize::Zeroizing;
@@ -98,7 +98,10 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     }
     let private = private_bytes(&key, a.format, pw.as_deref().map(|p| &p[..]), a.outform)?;
     if let Some(public) = &mut public {
-        let bytes = public_bytes(key.public_key(), PubFormat::Spki, a.outform).map_err(|e| rsa_error("keygen", &e))?;
+        let bytes = key
+            .public_key()
+            .to_key_file(PublicFormat::Spki, a.outform.into())
+            .map_err(|e| rsa_error("keygen", &e))?;
         public.writer().write_all(&bytes)?;
     }
     sink.writer().write_all(&private)?;
@@ -154,41 +157,17 @@ fn pss_algorithm(a: &KeygenArgs) -> anyhow::Result<KeyAlgorithm> {
 }
 
 /// The private key file: `format` (PKCS#8 encrypted with `pw` if given;
-/// the caller never gives a password with PKCS#1) in
-/// `form`.
+/// the caller never gives a password with PKCS#1) in `form`.
 fn private_bytes(
     key: &RsaPrivateKey,
     format: KeyFormat,
     pw: Option<&[u8]>,
     form: OutForm,
 ) -> anyhow::Result<Zeroizing<Vec<u8>>> {
-    let text = |pem: Zeroizing<String>| Zeroizing::new(pem.as_bytes().to_vec());
     // PBKDF2-HMAC-SHA256 with 600 000 iterations (OWASP's 2023 figure).
     let kdf = Pbes2Kdf::Pbkdf2Sha256 { iterations: 600_000 };
-    match (format, pw, form) {
-        (KeyFormat::Pkcs8, Some(pw), OutForm::Der) => {
-            key.to_pkcs8_encrypted_der(pw, kdf, &mut OsRng).map(Zeroizing::new)
-        }
-        (KeyFormat::Pkcs8, Some(pw), OutForm::Pem) => key
-            .to_pkcs8_encrypted_pem(pw, kdf, &mut OsRng)
-            .map(|p| text(Zeroizing::new(p))),
-        (KeyFormat::Pkcs8, None, OutForm::Der) => key.to_pkcs8_der(),
-        (KeyFormat::Pkcs8, None, OutForm::Pem) => key.to_pkcs8_pem().map(text),
-        // keygen refused --encrypt with PKCS#1 before any work.
-        (KeyFormat::Pkcs1, _, OutForm::Der) => key.to_pkcs1_der(),
-        (KeyFormat::Pkcs1, _, OutForm::Pem) => key.to_pkcs1_pem().map(text),
-    }
-    .map_err(|e| rsa_error("keygen", &e))
-}
-
-/// The public key file: `format` in `form`.
-fn public_bytes(key: &RsaPublicKey, format: PubFormat, form: OutForm) -> Result<Vec<u8>, redc_rsa::Error> {
-    match (format, form) {
-        (PubFormat::Spki, OutForm::Der) => key.to_spki_der(),
-        (PubFormat::Spki, OutForm::Pem) => key.to_spki_pem().map(String::into_bytes),
-        (PubFormat::Pkcs1, OutForm::Der) => key.to_pkcs1_der(),
-        (PubFormat::Pkcs1, OutForm::Pem) => key.to_pkcs1_pem().map(String::into_bytes),
-    }
+    key.to_key_file(format.into(), form.into(), pw.map(|pw| (pw, kdf)), &mut OsRng)
+        .map_err(|e| rsa_error("keygen", &e))
 }
 
 /// Run `redc pubkey`.
@@ -214,7 +193,9 @@ pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let key = rsa_key_from(&file, &a.key, &a.password, "KEY")?.into_public_key();
-    let bytes = public_bytes(&key, a.format, a.outform).map_err(|e| rsa_error("pubkey", &e))?;
+    let bytes = key
+        .to_key_file(a.format.into(), a.outform.into())
+        .map_err(|e| rsa_error("pubkey", &e))?;
     sink.writer().write_all(&bytes)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)

@@ -35,12 +35,14 @@
 mod algorithm;
 mod der_errors;
 mod encrypted;
+mod key_file;
 mod pem;
 mod pkcs1;
 mod pkcs8;
 mod spki;
 
 pub use self::encrypted::Pbes2Kdf;
+pub use self::key_file::{Form, PrivateFormat, PublicFormat};
 pub use self::pem::{Pem, decode_pem};
 
 use self::der_errors::{has_negative_integer, negative};

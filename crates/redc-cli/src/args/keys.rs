@@ -4,6 +4,7 @@
 use super::{OutForm, PasswordArgs};
 use crate::number::Number;
 use clap::ValueEnum;
+use redc_rsa::encoding::{PrivateFormat, PublicFormat};
 use std::path::PathBuf;
 
 /// Key algorithms of `redc keygen`.
@@ -79,6 +80,15 @@ pub(crate) enum KeyFormat {
     Pkcs1,
 }
 
+impl From<KeyFormat> for PrivateFormat {
+    fn from(format: KeyFormat) -> Self {
+        match format {
+            KeyFormat::Pkcs8 => Self::Pkcs8,
+            KeyFormat::Pkcs1 => Self::Pkcs1,
+        }
+    }
+}
+
 /// Arguments of `redc pubkey`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct PubkeyArgs {
@@ -105,6 +115,15 @@ pub(crate) enum PubFormat {
     Spki,
     /// PKCS#1 PEM ("RSA PUBLIC KEY").
     Pkcs1,
+}
+
+impl From<PubFormat> for PublicFormat {
+    fn from(format: PubFormat) -> Self {
+        match format {
+            PubFormat::Spki => Self::Spki,
+            PubFormat::Pkcs1 => Self::Pkcs1,
+        }
+    }
 }
 
 /// Signature schemes.
