@@ -1,4 +1,4 @@
-//! RSAES-OAEP decryption (`redc_rsa::oaep::decrypt`, `eme_decode`) with
+//! RSAES-OAEP decryption (`RsaPrivateKey::decrypt` with `Oaep`, `eme_decode`) with
 //! fixed keys, differentially against EME-OAEP decoding written from
 //! RFC 8017 (`redc_fuzz::reference::oaep_decode`).
 //!
@@ -19,6 +19,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use redc_fuzz::{Input, encrypt_em, private_key, reference, rng};
+use redc_rsa::padding::Oaep;
 use redc_rsa::{Error, hazmat, oaep};
 
 fuzz_target!(|data: &[u8]| {
@@ -56,12 +57,28 @@ fuzz_target!(|data: &[u8]| {
         rest.to_vec()
     };
 
-    let got = oaep::decrypt(key, h, mgf, label, &ct, &mut rng(1));
+    let got = key.decrypt(
+        Oaep {
+            hash: h,
+            mgf_hash: mgf,
+            label: <[u8]>::to_vec(label),
+        },
+        &ct,
+        &mut rng(1),
+    );
     if shake {
         assert!(matches!(got, Err(Error::UnsupportedHash(..))), "{got:?}");
         return;
     }
-    let again = oaep::decrypt(key, h, mgf, label, &ct, &mut rng(2));
+    let again = key.decrypt(
+        Oaep {
+            hash: h,
+            mgf_hash: mgf,
+            label: <[u8]>::to_vec(label),
+        },
+        &ct,
+        &mut rng(2),
+    );
     assert_eq!(got, again, "two decryptions differ");
     let em = if ct.len() == k {
         hazmat::raw_private(key, &ct, &mut rng(3)).ok()
@@ -74,8 +91,28 @@ fuzz_target!(|data: &[u8]| {
         Err(e) => assert_eq!(e, Error::Decryption),
         Ok(msg) => {
             assert!(msg.len() + 2 * h.output_len() + 2 <= k);
-            let ct2 = oaep::encrypt(public, h, mgf, label, &msg, &mut rng(4)).expect("re-encrypt");
-            let back = oaep::decrypt(key, h, mgf, label, &ct2, &mut rng(5)).map(|m| m.to_vec());
+            let ct2 = public
+                .encrypt(
+                    Oaep {
+                        hash: h,
+                        mgf_hash: mgf,
+                        label: <[u8]>::to_vec(label),
+                    },
+                    &msg,
+                    &mut rng(4),
+                )
+                .expect("re-encrypt");
+            let back = key
+                .decrypt(
+                    Oaep {
+                        hash: h,
+                        mgf_hash: mgf,
+                        label: <[u8]>::to_vec(label),
+                    },
+                    &ct2,
+                    &mut rng(5),
+                )
+                .map(|m| m.to_vec());
             assert_eq!(back, Ok(msg.to_vec()));
         }
     }

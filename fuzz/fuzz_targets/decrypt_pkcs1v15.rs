@@ -1,5 +1,5 @@
 //! RSAES-PKCS1-v1_5 decryption with implicit rejection
-//! (`redc_rsa::pkcs1v15::decrypt`) and with explicit rejection
+//! (`RsaPrivateKey::decrypt` with `Pkcs1v15Encrypt`) and with explicit rejection
 //! (`redc_rsa::hazmat::pkcs1v15_decrypt_explicit`) under fixed keys,
 //! differentially against EME-PKCS1-v1_5 decoding written from RFC 8017
 //! (`redc_fuzz::reference::pkcs1v15_decode`).
@@ -18,7 +18,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use redc_fuzz::{Input, encrypt_em, private_key, reference, rng};
-use redc_rsa::{Error, hazmat, pkcs1v15};
+use redc_rsa::padding::Pkcs1v15Encrypt;
+use redc_rsa::{Error, hazmat};
 
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(data);
@@ -36,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
         rest.to_vec()
     };
 
-    let implicit = pkcs1v15::decrypt(key, &ct, &mut rng(1));
+    let implicit = key.decrypt(Pkcs1v15Encrypt, &ct, &mut rng(1));
     let explicit = hazmat::pkcs1v15_decrypt_explicit(key, &ct, &mut rng(2));
     let em = if ct.len() == k {
         hazmat::raw_private(key, &ct, &mut rng(3)).ok()
@@ -50,7 +51,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let implicit = implicit.expect("implicit rejection answers every ciphertext below n");
     assert!(implicit.len() <= k - 11, "{} bytes", implicit.len());
-    let again = pkcs1v15::decrypt(key, &ct, &mut rng(4)).expect("second decryption");
+    let again = key
+        .decrypt(Pkcs1v15Encrypt, &ct, &mut rng(4))
+        .expect("second decryption");
     assert_eq!(implicit, again, "implicit rejection is not deterministic");
     match reference::pkcs1v15_decode(&em) {
         Some(msg) => {

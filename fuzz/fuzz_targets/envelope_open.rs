@@ -19,7 +19,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use redc_fuzz::{Input, key_1024, rng};
-use redc_rsa::{HashAlg, Result, envelope, oaep};
+use redc_rsa::padding::Oaep;
+use redc_rsa::{HashAlg, Result, envelope};
 use std::io::Read;
 use zeroize::Zeroizing;
 
@@ -47,7 +48,15 @@ fn open_once(mode: u8, bytes: &[u8], trickle: bool) -> (Result<u64>, Vec<u8>) {
         if mode & 1 == 0 {
             Ok(Zeroizing::new(w.to_vec()))
         } else {
-            oaep::decrypt(key_1024(), HashAlg::Sha256, HashAlg::Sha256, &[], w, &mut rng(1))
+            key_1024().decrypt(
+                Oaep {
+                    hash: HashAlg::Sha256,
+                    mgf_hash: HashAlg::Sha256,
+                    label: <[u8]>::to_vec(&[]),
+                },
+                w,
+                &mut rng(1),
+            )
         }
     };
     // The recipient `open_as` looks for (mode bit 1).

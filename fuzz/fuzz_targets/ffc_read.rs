@@ -18,7 +18,10 @@ use redc_ffc::{AnyKey, read_key};
 fn again(key: &impl KeyFile) -> [AnyKey; 2] {
     let der = key.to_der().expect("to_der");
     let pem = key.to_pem().expect("to_pem");
-    [read_key(&der).expect("DER read back"), read_key(pem.as_bytes()).expect("PEM read back")]
+    [
+        read_key(&der).expect("DER read back"),
+        read_key(pem.as_bytes()).expect("PEM read back"),
+    ]
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -27,7 +30,9 @@ fuzz_target!(|data: &[u8]| {
         Ok(AnyKey::DhPrivate(k)) => {
             assert_eq!(kind, Some(KeyKind::Dh));
             for back in again(&k) {
-                let AnyKey::DhPrivate(b) = back else { panic!("a DH private key read back as another kind") };
+                let AnyKey::DhPrivate(b) = back else {
+                    panic!("a DH private key read back as another kind")
+                };
                 assert_eq!(b.public_key(), k.public_key());
             }
         }
@@ -40,7 +45,9 @@ fuzz_target!(|data: &[u8]| {
         Ok(AnyKey::DsaPrivate(k)) => {
             assert_eq!(kind, Some(KeyKind::Dsa));
             for back in again(&k) {
-                let AnyKey::DsaPrivate(b) = back else { panic!("a DSA private key read back as another kind") };
+                let AnyKey::DsaPrivate(b) = back else {
+                    panic!("a DSA private key read back as another kind")
+                };
                 assert!(b.same_secret(&k));
             }
         }

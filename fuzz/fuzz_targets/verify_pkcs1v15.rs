@@ -1,5 +1,5 @@
-//! RSASSA-PKCS1-v1_5 verification (`redc_rsa::pkcs1v15::verify`,
-//! `verify_digest`) against fixed keys, and the encoding `emsa_encode`,
+//! RSASSA-PKCS1-v1_5 verification (`RsaPublicKey::verify` with `Pkcs1v15Sign`,
+//! `verify_prehashed`) against fixed keys, and the encoding `emsa_encode`,
 //! differentially against EMSA-PKCS1-v1_5-ENCODE written from RFC 8017 with
 //! its own DigestInfo table (`redc_fuzz::reference`).
 //!
@@ -8,7 +8,7 @@
 //! key of the seeds' Wycheproof vectors); `hash` indexes `HashAlg::ALL`.
 //!
 //! Checks: no panic; `emsa_encode` for `em_len` equals the reference's;
-//! `verify` equals `verify_digest` of the digest; a signature verifies
+//! `verify` equals `verify_prehashed` of the digest; a signature verifies
 //! exactly when `sig` is `k` bytes and `sig^e mod n` is the reference
 //! encoding; every failure is `Verification` (or `UnsupportedHash` for
 //! SHAKE).
@@ -16,6 +16,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use redc_fuzz::{Input, hash, public_key, reference};
+use redc_rsa::padding::Pkcs1v15Sign;
 use redc_rsa::{Error, hazmat, pkcs1v15};
 
 fuzz_target!(|data: &[u8]| {
@@ -36,8 +37,8 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let key = public_key(mode);
-    let got = pkcs1v15::verify(key, h, msg, sig);
-    assert_eq!(got, pkcs1v15::verify_digest(key, h, &digest, sig));
+    let got = key.verify(Pkcs1v15Sign::new(h), msg, sig);
+    assert_eq!(got, key.verify_prehashed(Pkcs1v15Sign::new(h), &digest, sig));
     if h.is_xof() {
         assert!(matches!(got, Err(Error::UnsupportedHash(..))), "{got:?}");
         return;

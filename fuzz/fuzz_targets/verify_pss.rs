@@ -1,4 +1,4 @@
-//! RSASSA-PSS verification (`redc_rsa::pss::verify`, `verify_digest`,
+//! RSASSA-PSS verification (`RsaPublicKey::verify`, `verify_prehashed` with `Pss`,
 //! `emsa_pss_verify`) against fixed keys, differentially against a
 //! straightforward EMSA-PSS-VERIFY written from RFC 8017
 //! (`redc_fuzz::reference::pss_verify`).
@@ -12,13 +12,14 @@
 //! `hash`); `salt` 0xff: any salt length, else that length.
 //!
 //! Checks: no panic; the answer is the reference's (on `EM`, or on
-//! `sig^e mod n`); `verify` equals `verify_digest` of the digest; a
+//! `sig^e mod n`); `verify` equals `verify_prehashed` of the digest; a
 //! signature valid with a given salt length is valid with `None`; only
 //! SHAKE paired with anything but itself is `UnsupportedHash`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use redc_fuzz::{Input, public_key, reference};
+use redc_rsa::padding::Pss;
 use redc_rsa::{Error, hazmat, pss};
 
 fuzz_target!(|data: &[u8]| {
@@ -51,8 +52,27 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let key = public_key(mode >> 1);
-    let got = pss::verify(key, h, mgf, salt, msg, rest);
-    assert_eq!(got, pss::verify_digest(key, h, mgf, salt, &digest, rest));
+    let got = key.verify(
+        Pss {
+            hash: h,
+            mgf_hash: mgf,
+            salt_len: salt,
+        },
+        msg,
+        rest,
+    );
+    assert_eq!(
+        got,
+        key.verify_prehashed(
+            Pss {
+                hash: h,
+                mgf_hash: mgf,
+                salt_len: salt
+            },
+            &digest,
+            rest
+        )
+    );
     if unsupported {
         assert!(matches!(got, Err(Error::UnsupportedHash(..))), "{got:?}");
         return;
@@ -74,6 +94,17 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(got, Err(Error::Verification));
     }
     if got.is_ok() && salt.is_some() {
-        assert_eq!(pss::verify(key, h, mgf, None, msg, rest), Ok(()));
+        assert_eq!(
+            key.verify(
+                Pss {
+                    hash: h,
+                    mgf_hash: mgf,
+                    salt_len: None
+                },
+                msg,
+                rest
+            ),
+            Ok(())
+        );
     }
 });

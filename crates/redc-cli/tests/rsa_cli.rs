@@ -6,6 +6,7 @@
 mod common;
 
 use common::{json_lines, openssl, redc, refused};
+use redc_rsa::padding::Oaep;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -1156,11 +1157,12 @@ fn envelope_for_several_recipients() {
         .into_public_key();
     let mut v1 = Vec::new();
     let wrap = |k: &[u8; 32]| {
-        redc_rsa::oaep::encrypt(
-            &key,
-            redc_rsa::HashAlg::Sha256,
-            redc_rsa::HashAlg::Sha256,
-            &[],
+        key.encrypt(
+            Oaep {
+                hash: redc_rsa::HashAlg::Sha256,
+                mgf_hash: redc_rsa::HashAlg::Sha256,
+                label: <[u8]>::to_vec(&[]),
+            },
             k,
             &mut rand_core::OsRng,
         )

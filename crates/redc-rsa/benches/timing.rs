@@ -55,7 +55,8 @@ use rand_core::{OsRng, RngCore, SeedableRng};
 use redc::Engine;
 use redc::engine::set_default_engine;
 use redc_rsa::keygen::generate;
-use redc_rsa::{Num, RsaPrivateKey, pkcs1v15, rsa_private_batch};
+use redc_rsa::padding::Pkcs1v15Encrypt;
+use redc_rsa::{Num, RsaPrivateKey, rsa_private_batch};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -159,7 +160,7 @@ impl Target for Pkcs1v15<'_> {
         if class == 0 {
             let mut msg = [0u8; 48];
             self.rng.fill_bytes(&mut msg);
-            pkcs1v15::encrypt(public, &msg, &mut self.rng).expect("encrypt")
+            public.encrypt(Pkcs1v15Encrypt, &msg, &mut self.rng).expect("encrypt")
         } else {
             let mut bytes = vec![0u8; public.size() - 1];
             self.rng.fill_bytes(&mut bytes);
@@ -167,7 +168,7 @@ impl Target for Pkcs1v15<'_> {
         }
     }
     fn run(&mut self, ct: &Vec<u8>) -> Self::Output {
-        black_box(pkcs1v15::decrypt(self.key, ct, &mut self.rng))
+        black_box(self.key.decrypt(Pkcs1v15Encrypt, ct, &mut self.rng))
     }
 }
 

@@ -9,7 +9,9 @@
 use rand_core::OsRng;
 use redc::Engine;
 use redc_rsa::keygen::{DEFAULT_E, generate};
-use redc_rsa::{Error, HashAlg, Num, pss};
+use redc_rsa::padding::Pss;
+use redc_rsa::scheme::Batch;
+use redc_rsa::{Error, HashAlg, Num};
 use std::time::Instant;
 
 fn main() {
@@ -19,18 +21,20 @@ fn main() {
     let messages: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
 
     let start = Instant::now();
-    let signatures: Vec<Vec<u8>> = pss::sign_batch(
-        &engine,
-        &key,
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        None,
-        &messages,
-        &mut OsRng,
-    )
-    .into_iter()
-    .collect::<Result<_, _>>()
-    .expect("every message signs");
+    let signatures: Vec<Vec<u8>> = key
+        .sign_batch(
+            &engine,
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: None,
+            },
+            Batch::Messages(&messages),
+            &mut OsRng,
+        )
+        .into_iter()
+        .collect::<Result<_, _>>()
+        .expect("every message signs");
     println!(
         "{} PSS signatures on the {} backend in {:.1} ms",
         signatures.len(),
@@ -45,13 +49,15 @@ fn main() {
         .zip(signatures.iter().map(Vec::as_slice))
         .collect();
     items[3].0 = b"not record 3";
-    let verdicts = pss::verify_batch(
+    let verdicts = key.public_key().verify_batch(
         &engine,
-        key.public_key(),
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        None,
-        &items,
+        Pss {
+            hash: HashAlg::Sha256,
+            mgf_hash: HashAlg::Sha256,
+            salt_len: None,
+        },
+        Batch::Messages(&items.iter().map(|p| p.0).collect::<Vec<_>>()),
+        &items.iter().map(|p| p.1).collect::<Vec<_>>(),
     );
     let valid = verdicts.iter().filter(|v| v.is_ok()).count();
     assert_eq!(valid, 63);

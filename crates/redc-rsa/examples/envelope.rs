@@ -10,7 +10,8 @@
 use rand_core::OsRng;
 use redc_rsa::envelope::{self, KEY_LEN, Recipient};
 use redc_rsa::keygen::{DEFAULT_E, generate};
-use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, RsaPublicKey, oaep};
+use redc_rsa::padding::Oaep;
+use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, RsaPublicKey};
 
 /// The envelope's key id of a public key: SHA-256 of its SubjectPublicKeyInfo.
 fn id(key: &RsaPublicKey) -> envelope::KeyId {
@@ -19,7 +20,17 @@ fn id(key: &RsaPublicKey) -> envelope::KeyId {
 
 /// Opens `sealed` with `key`, by its key id.
 fn open(sealed: &[u8], key: &RsaPrivateKey) -> Result<Vec<u8>, Error> {
-    let unwrap = |w: &[u8]| oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, &[], w, &mut OsRng);
+    let unwrap = |w: &[u8]| {
+        key.decrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(&[]),
+            },
+            w,
+            &mut OsRng,
+        )
+    };
     let mut plain = Vec::new();
     envelope::open_as(sealed, &mut plain, &id(key.public_key()), unwrap, &mut |_| {})?;
     Ok(plain)
@@ -36,7 +47,15 @@ fn main() {
             Recipient {
                 id: id(public),
                 wrap: Box::new(move |aes: &[u8; KEY_LEN]| {
-                    oaep::encrypt(public, HashAlg::Sha256, HashAlg::Sha256, &[], aes, &mut OsRng)
+                    public.encrypt(
+                        Oaep {
+                            hash: HashAlg::Sha256,
+                            mgf_hash: HashAlg::Sha256,
+                            label: <[u8]>::to_vec(&[]),
+                        },
+                        aes,
+                        &mut OsRng,
+                    )
                 }),
             }
         })

@@ -132,7 +132,8 @@ pub fn raw_private_with(
 /// Marvin (2023): with enough queries an attacker decrypts any ciphertext or
 /// signs any message with the key. This function exists so that test
 /// vectors that mark ciphertexts as invalid can be checked. Every real
-/// decryption must use [`crate::pkcs1v15::decrypt`], which answers a bad
+/// decryption must use [`RsaPrivateKey::decrypt`] with
+/// [`crate::padding::Pkcs1v15Encrypt`], which answers a bad
 /// padding with a deterministic synthetic message (implicit rejection,
 /// draft-irtf-cfrg-rsa-guidance §7).
 pub fn pkcs1v15_decrypt_explicit(

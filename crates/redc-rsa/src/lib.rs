@@ -8,7 +8,7 @@
 //! | [`primitive`] | I2OSP/OS2IP, RSAEP/RSADP single and batch (blinding, the e-check) |
 //! | `blinding` | a key's blinding chain `(r^e, r^-1)`, renewed by squaring |
 //! | `role` | the brands of a key's Montgomery domains (`N`, `P`, `Q`, `R`) |
-//! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes |
+//! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes (their RFC encodings public; sign/verify/encrypt/decrypt through [`scheme`]) |
 //! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
 //! | [`padding`], [`scheme`] | typed schemes: padding values ([`padding::Pss`], [`padding::Oaep`], ...) and the keys' `sign`/`verify`/`encrypt`/`decrypt` methods over the scheme modules |
 //! | [`signature_shape`] | what a signature that failed to verify is: [`signature_shape::SignatureShape`] |
@@ -44,21 +44,24 @@
 //! ```
 //!
 //! ```
-//! use redc_rsa::OsRng;
 //! use redc_rsa::keygen::{DEFAULT_E, generate};
-//! use redc_rsa::{HashAlg, Num, pkcs1v15, pss};
+//! use redc_rsa::padding::{Pkcs1v15Sign, Pss};
+//! use redc_rsa::scheme::Batch;
+//! use redc_rsa::{HashAlg, Num, OsRng};
 //!
 //! let key = generate(2048, &Num::from_u64(DEFAULT_E), &|_| {})?;
-//! let sig = pss::sign(&key, HashAlg::Sha256, HashAlg::Sha256, None, b"hello", &mut OsRng)?;
-//! pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, b"hello", &sig)?;
-//! assert!(pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, b"hullo", &sig).is_err());
+//! let pss = Pss::new(HashAlg::Sha256);
+//! let sig = key.sign(pss, b"hello", &mut OsRng)?;
+//! key.public_key().verify(pss, b"hello", &sig)?;
+//! assert!(key.public_key().verify(pss, b"hullo", &sig).is_err());
 //!
 //! let engine = redc::Engine::detect();
 //! let msgs: [&[u8]; 3] = [b"a", b"b", b"c"];
-//! let sigs = pkcs1v15::sign_batch(&engine, &key, HashAlg::Sha256, &msgs, &mut OsRng);
+//! let pkcs = Pkcs1v15Sign::new(HashAlg::Sha256);
+//! let sigs = key.sign_batch(&engine, pkcs, Batch::Messages(&msgs), &mut OsRng);
 //! assert_eq!(sigs.len(), 3);
 //! for (msg, sig) in msgs.iter().zip(&sigs) {
-//!     pkcs1v15::verify(key.public_key(), HashAlg::Sha256, msg, sig.as_ref().unwrap())?;
+//!     key.public_key().verify(pkcs, msg, sig.as_ref().unwrap())?;
 //! }
 //! # Ok::<(), redc_rsa::Error>(())
 //! ```

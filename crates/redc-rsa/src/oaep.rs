@@ -26,7 +26,7 @@ const SCHEME: &str = "RSAES-OAEP";
 /// Errors: [`Error::UnsupportedHash`] for SHAKE; [`Error::KeyTooSmall`]
 /// when `k < 2·hLen + 2`; [`Error::MessageTooLong`] when
 /// `mLen > k - 2·hLen - 2`; [`Error::Rng`].
-pub fn encrypt(
+pub(crate) fn encrypt(
     key: &RsaPublicKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
@@ -40,7 +40,7 @@ pub fn encrypt(
 /// [`encrypt`] for every message of `msgs`, in order, the public
 /// operations as one batch on `engine`; a message too long gets its own
 /// error.
-pub fn encrypt_batch(
+pub(crate) fn encrypt_batch(
     engine: &Engine,
     key: &RsaPublicKey,
     hash: HashAlg,
@@ -64,7 +64,7 @@ pub fn encrypt_batch(
 /// length, `c >= n`, any decoding failure); [`Error::UnsupportedHash`] for
 /// SHAKE; [`Error::FaultDetected`] or [`Error::Rng`] from the private
 /// operation.
-pub fn decrypt(
+pub(crate) fn decrypt(
     key: &RsaPrivateKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
@@ -78,7 +78,7 @@ pub fn decrypt(
 /// [`decrypt`] for every ciphertext of `cts`, in order, the private
 /// operations as one batch on `engine`; each invalid ciphertext gets the
 /// one [`Error::Decryption`].
-pub fn decrypt_batch(
+pub(crate) fn decrypt_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,
@@ -101,7 +101,9 @@ pub fn decrypt_batch(
 /// `EM = 0x00 || maskedSeed || maskedDB` with
 /// `DB = lHash || PS || 0x01 || M` and a random `hLen`-byte seed.
 ///
-/// Errors as [`encrypt`].
+/// Errors: [`Error::UnsupportedHash`] for SHAKE; [`Error::KeyTooSmall`]
+/// when `k < 2·hLen + 2`; [`Error::MessageTooLong`] when
+/// `mLen > k - 2·hLen - 2`; [`Error::Rng`].
 pub fn eme_encode(
     hash: HashAlg,
     mgf_hash: HashAlg,

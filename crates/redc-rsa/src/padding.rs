@@ -117,7 +117,8 @@ impl Oaep {
 }
 
 /// RSAES-PKCS1-v1_5 (RFC 8017 §7.2): no parameters. Decryption uses
-/// implicit rejection ([`crate::pkcs1v15::decrypt`]).
+/// implicit rejection: an invalid ciphertext gives a deterministic
+/// synthetic message, not an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Pkcs1v15Encrypt;
 

@@ -28,14 +28,14 @@ use zeroize::Zeroizing;
 /// 0x00 || M` with `PS` at least 8 random non-zero bytes, then RSAEP.
 ///
 /// Errors: [`Error::MessageTooLong`] when `mLen > k - 11`.
-pub fn encrypt(key: &RsaPublicKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+pub(crate) fn encrypt(key: &RsaPublicKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
     single(encrypt_batch(default_engine(), key, &[msg], rng))
 }
 
 /// [`encrypt`] for every message of `msgs`, in order, the public
 /// operations as one batch on `engine`; a message too long gets its own
 /// error.
-pub fn encrypt_batch(
+pub(crate) fn encrypt_batch(
     engine: &Engine,
     key: &RsaPublicKey,
     msgs: &[&[u8]],
@@ -76,13 +76,13 @@ pub fn encrypt_batch(
 /// Errors, all on public data or faults: [`Error::Decryption`] when the
 /// ciphertext is not `k` bytes or is not less than `n`;
 /// [`Error::FaultDetected`] and [`Error::Rng`] from the private operation.
-pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
+pub(crate) fn decrypt(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
     single(decrypt_batch(default_engine(), key, &[ct], rng))
 }
 
 /// [`decrypt`] for every ciphertext of `cts`, in order, the private
 /// operations as one batch on `engine`.
-pub fn decrypt_batch(
+pub(crate) fn decrypt_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     cts: &[&[u8]],
@@ -133,19 +133,24 @@ fn implicit_rejection(key: &RsaPrivateKey, ct: &[u8], em: &[u8]) -> Result<Zeroi
 ///
 /// Errors: [`Error::UnsupportedHash`] for SHAKE, [`Error::KeyTooSmall`]
 /// when the DigestInfo does not fit (`k < tLen + 11`).
-pub fn sign(key: &RsaPrivateKey, hash: HashAlg, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+pub(crate) fn sign(key: &RsaPrivateKey, hash: HashAlg, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
     sign_digest(key, hash, &hash.digest(msg), rng)
 }
 
 /// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of a precomputed `digest`
 /// (`hLen` bytes of `hash`).
-pub fn sign_digest(key: &RsaPrivateKey, hash: HashAlg, digest: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+pub(crate) fn sign_digest(
+    key: &RsaPrivateKey,
+    hash: HashAlg,
+    digest: &[u8],
+    rng: &mut impl CryptoRngCore,
+) -> Result<Vec<u8>> {
     single(sign_digests(default_engine(), key, hash, &[digest.to_vec()], rng))
 }
 
 /// [`sign`] for every message of `msgs`, in order, the private operations
 /// as one batch on `engine`.
-pub fn sign_batch(
+pub(crate) fn sign_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,
@@ -159,7 +164,7 @@ pub fn sign_batch(
 /// [`sign_digest`] for every precomputed digest of `digests`, in order, as
 /// one batch on `engine` (for callers that hash elsewhere); a digest of the
 /// wrong length gets its own error.
-pub fn sign_digest_batch(
+pub(crate) fn sign_digest_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,
@@ -201,27 +206,32 @@ fn sign_digests(
 /// Errors: [`Error::Verification`] for every invalid signature;
 /// [`Error::UnsupportedHash`] or [`Error::KeyTooSmall`] when no signature
 /// with this hash and key can exist.
-pub fn verify(key: &RsaPublicKey, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Result<()> {
+pub(crate) fn verify(key: &RsaPublicKey, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Result<()> {
     verify_digest(key, hash, &hash.digest(msg), sig)
 }
 
 /// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) against a precomputed
 /// `digest` (`hLen` bytes of `hash`).
-pub fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<()> {
+pub(crate) fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<()> {
     single(verify_digests(default_engine(), key, hash, &[(digest.to_vec(), sig)]))
 }
 
 /// [`verify`] for every `(message, signature)` of `items`, in order, the
 /// public operations as one batch on `engine`: `Ok(())` for a valid
 /// signature, [`Error::Verification`] for an invalid one.
-pub fn verify_batch(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(&[u8], &[u8])]) -> Vec<Result<()>> {
+pub(crate) fn verify_batch(
+    engine: &Engine,
+    key: &RsaPublicKey,
+    hash: HashAlg,
+    items: &[(&[u8], &[u8])],
+) -> Vec<Result<()>> {
     let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(m, sig)| (hash.digest(m), *sig)).collect();
     verify_digests(engine, key, hash, &items)
 }
 
 /// [`verify_digest`] for every `(digest, signature)` of `items`, in order,
 /// as one batch on `engine` (for callers that hash elsewhere).
-pub fn verify_digest_batch(
+pub(crate) fn verify_digest_batch(
     engine: &Engine,
     key: &RsaPublicKey,
     hash: HashAlg,

@@ -25,7 +25,7 @@ use zeroize::Zeroizing;
 /// Errors: [`Error::UnsupportedHash`] when a SHAKE is paired with anything
 /// but itself (RFC 8702); [`Error::KeyTooSmall`] when
 /// `emLen < hLen + sLen + 2`; [`Error::Rng`].
-pub fn sign(
+pub(crate) fn sign(
     key: &RsaPrivateKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
@@ -38,7 +38,7 @@ pub fn sign(
 
 /// RSASSA-PSS-SIGN (RFC 8017 §8.1.1) of a precomputed `digest` (`mHash`,
 /// `hLen` bytes of `hash`).
-pub fn sign_digest(
+pub(crate) fn sign_digest(
     key: &RsaPrivateKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
@@ -61,7 +61,7 @@ pub fn sign_digest(
 /// as one batch on `engine` (the SIMD lanes, every core, or the GPU); a
 /// message that cannot be signed gets its own error. The salts are drawn
 /// from `rng` in one call, in order: an RNG failure fails every item.
-pub fn sign_batch(
+pub(crate) fn sign_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,
@@ -77,7 +77,7 @@ pub fn sign_batch(
 /// [`sign_digest`] for every precomputed digest of `digests`, in order, as
 /// one batch on `engine` (for callers that hash elsewhere); a digest of the
 /// wrong length gets its own error.
-pub fn sign_digest_batch(
+pub(crate) fn sign_digest_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,
@@ -142,7 +142,7 @@ fn sign_digests(
 ///
 /// Errors: [`Error::Verification`] for every invalid signature;
 /// [`Error::UnsupportedHash`] for a SHAKE paired with anything but itself.
-pub fn verify(
+pub(crate) fn verify(
     key: &RsaPublicKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
@@ -154,7 +154,7 @@ pub fn verify(
 }
 
 /// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) against a precomputed `digest`.
-pub fn verify_digest(
+pub(crate) fn verify_digest(
     key: &RsaPublicKey,
     hash: HashAlg,
     mgf_hash: HashAlg,
@@ -175,7 +175,7 @@ pub fn verify_digest(
 /// [`verify`] for every `(message, signature)` of `items`, in order, the
 /// public operations as one batch on `engine`: `Ok(())` for a valid
 /// signature, [`Error::Verification`] for an invalid one.
-pub fn verify_batch(
+pub(crate) fn verify_batch(
     engine: &Engine,
     key: &RsaPublicKey,
     hash: HashAlg,
@@ -189,7 +189,7 @@ pub fn verify_batch(
 
 /// [`verify_digest`] for every `(digest, signature)` of `items`, in order,
 /// as one batch on `engine` (for callers that hash elsewhere).
-pub fn verify_digest_batch(
+pub(crate) fn verify_digest_batch(
     engine: &Engine,
     key: &RsaPublicKey,
     hash: HashAlg,

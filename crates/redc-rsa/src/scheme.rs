@@ -10,9 +10,11 @@
 //! | [`RsaPublicKey::encrypt`], [`RsaPublicKey::encrypt_batch`] | §7.1.1, §7.2.1 | `oaep::encrypt*`, `pkcs1v15::encrypt*` |
 //! | [`RsaPrivateKey::decrypt`], [`RsaPrivateKey::decrypt_batch`] | §7.1.2, §7.2.2 | `oaep::decrypt*`, `pkcs1v15::decrypt*` |
 //!
-//! The methods hold no scheme logic: each one calls the free function of
-//! its scheme, so errors, batching and constant-time behaviour are those
-//! documented there. A batch method takes a [`Batch`] of messages or of
+//! The methods hold no scheme logic: each one calls its scheme module's
+//! function (crate-private: these methods are the public way in; the
+//! modules keep the RFC primitives, EMSA/EME encodings, public), so
+//! batching and constant-time behaviour are those of the scheme modules.
+//! A batch method takes a [`Batch`] of messages or of
 //! precomputed digests; verification takes the signatures as a second
 //! slice of the same length, so signing and verifying read alike.
 //!
@@ -91,7 +93,10 @@ impl RsaPrivateKey {
     /// RSASSA-PKCS1-v1_5-SIGN, §8.2.1), the message hashed with the
     /// padding's hash; `rng` draws the blinding and PSS's salt.
     ///
-    /// Errors as [`pss::sign`] and [`pkcs1v15::sign`].
+    /// Errors: [`Error::UnsupportedHash`] for a SHAKE paired with anything
+    /// but itself (PSS, RFC 8702) or any SHAKE (PKCS#1 v1.5, no
+    /// DigestInfo); [`Error::KeyTooSmall`] when the encoding does not fit
+    /// the key; [`Error::Rng`].
     pub fn sign(
         &self,
         padding: impl Into<SignaturePadding>,
@@ -107,8 +112,8 @@ impl RsaPrivateKey {
     /// A signature of a precomputed `digest` (`hLen` bytes of the
     /// padding's hash), as [`RsaPrivateKey::sign`].
     ///
-    /// Errors as [`pss::sign_digest`] and [`pkcs1v15::sign_digest`]
-    /// ([`Error::InvalidParameters`] for a digest of the wrong length).
+    /// Errors as [`RsaPrivateKey::sign`], and [`Error::InvalidParameters`]
+    /// for a digest of the wrong length.
     pub fn sign_prehashed(
         &self,
         padding: impl Into<SignaturePadding>,
@@ -149,7 +154,13 @@ impl RsaPrivateKey {
     /// §7.1.2, or RSAES-PKCS1-v1_5-DECRYPT, §7.2.2 with implicit
     /// rejection); `rng` draws the blinding.
     ///
-    /// Errors as [`oaep::decrypt`] and [`pkcs1v15::decrypt`].
+    /// Errors: [`Error::Decryption`] for every invalid OAEP ciphertext
+    /// (wrong length, `c >= n`, any decoding failure: one error, no
+    /// oracle) and for a PKCS#1 v1.5 ciphertext of the wrong length or not
+    /// below `n` (a bad PKCS#1 v1.5 padding gives a synthetic message);
+    /// [`Error::UnsupportedHash`] for SHAKE in OAEP;
+    /// [`Error::FaultDetected`] and [`Error::Rng`] from the private
+    /// operation.
     pub fn decrypt(
         &self,
         padding: impl Into<EncryptionPadding>,
@@ -183,7 +194,9 @@ impl RsaPublicKey {
     /// §8.1.2, or RSASSA-PKCS1-v1_5-VERIFY, §8.2.2).
     ///
     /// Errors: [`Error::Verification`] for every invalid signature; the
-    /// others as [`pss::verify`] and [`pkcs1v15::verify`].
+    /// others: [`Error::UnsupportedHash`] for a SHAKE paired with anything
+    /// but itself (PSS) or any SHAKE (PKCS#1 v1.5), [`Error::KeyTooSmall`]
+    /// when no PKCS#1 v1.5 signature with this hash and key can exist.
     pub fn verify(&self, padding: impl Into<SignaturePadding>, msg: &[u8], sig: &[u8]) -> Result<()> {
         match padding.into() {
             SignaturePadding::Pss(p) => pss::verify(self, p.hash, p.mgf_hash, p.salt_len, msg, sig),
@@ -236,7 +249,10 @@ impl RsaPublicKey {
     /// The ciphertext of `msg` (RSAES-OAEP-ENCRYPT, RFC 8017 §7.1.1, or
     /// RSAES-PKCS1-v1_5-ENCRYPT, §7.2.1); `rng` draws the seed or padding.
     ///
-    /// Errors as [`oaep::encrypt`] and [`pkcs1v15::encrypt`].
+    /// Errors: [`Error::MessageTooLong`] when the message does not fit
+    /// (`mLen > k - 2·hLen - 2` for OAEP, `mLen > k - 11` for PKCS#1
+    /// v1.5); for OAEP [`Error::UnsupportedHash`] for SHAKE and
+    /// [`Error::KeyTooSmall`] when `k < 2·hLen + 2`; [`Error::Rng`].
     pub fn encrypt(
         &self,
         padding: impl Into<EncryptionPadding>,

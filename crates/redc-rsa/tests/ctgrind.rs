@@ -59,6 +59,7 @@ use redc::secret::taint;
 use redc_ffc::dh::{self, DhPrivateKey};
 use redc_ffc::dsa::{DsaPrivateKey, Nonce};
 use redc_rsa::hazmat::{CrtMode, rsadp_with};
+use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
 use redc_rsa::{HashAlg, Num, RsaPrivateKey, envelope, hazmat, oaep, pkcs1v15, pss, rsa_private_batch};
 use scheme_support::{TempDir, openssl};
 use std::path::Path;
@@ -165,57 +166,118 @@ fn private_batch(k: &Keys) {
 /// A restricted RSASSA-PSS key read from its PKCS#8 file signs with its
 /// own parameters (the restriction's checks read public values only).
 fn sign_pss_key(k: &Keys) {
-    let sig = pss::sign(&k.pss, HashAlg::Sha256, HashAlg::Sha256, None, b"message", &mut OsRng).expect("sign");
-    pss::verify(
-        k.pss.public_key(),
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        Some(32),
-        b"message",
-        &sig,
-    )
-    .expect("verify");
-}
-
-fn sign_pss(k: &Keys) {
-    for key in [&k.k2048, &k.k2049] {
-        let sig = pss::sign(key, HashAlg::Sha256, HashAlg::Sha256, None, b"message", &mut OsRng).expect("sign");
-        pss::verify(
-            key.public_key(),
-            HashAlg::Sha256,
-            HashAlg::Sha256,
-            None,
+    let sig = k
+        .pss
+        .sign(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: None,
+            },
+            b"message",
+            &mut OsRng,
+        )
+        .expect("sign");
+    k.pss
+        .public_key()
+        .verify(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: Some(32),
+            },
             b"message",
             &sig,
         )
         .expect("verify");
+}
+
+fn sign_pss(k: &Keys) {
+    for key in [&k.k2048, &k.k2049] {
+        let sig = key
+            .sign(
+                Pss {
+                    hash: HashAlg::Sha256,
+                    mgf_hash: HashAlg::Sha256,
+                    salt_len: None,
+                },
+                b"message",
+                &mut OsRng,
+            )
+            .expect("sign");
+        key.public_key()
+            .verify(
+                Pss {
+                    hash: HashAlg::Sha256,
+                    mgf_hash: HashAlg::Sha256,
+                    salt_len: None,
+                },
+                b"message",
+                &sig,
+            )
+            .expect("verify");
     }
 }
 
 fn sign_pkcs1v15(k: &Keys) {
-    let sig = pkcs1v15::sign(&k.k2048, HashAlg::Sha256, b"message", &mut OsRng).expect("sign");
-    pkcs1v15::verify(k.k2048.public_key(), HashAlg::Sha256, b"message", &sig).expect("verify");
+    let sig = k
+        .k2048
+        .sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"message", &mut OsRng)
+        .expect("sign");
+    k.k2048
+        .public_key()
+        .verify(Pkcs1v15Sign::new(HashAlg::Sha256), b"message", &sig)
+        .expect("verify");
 }
 
 /// A valid ciphertext, then invalid ones: a random block, and a block with
 /// the wrong label (the padding checks fail at different places).
 fn decrypt_oaep(k: &Keys) {
     let key = &k.k2048;
-    let ct = oaep::encrypt(
-        key.public_key(),
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        b"",
-        b"secret",
-        &mut OsRng,
-    )
-    .unwrap();
-    let m = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &ct, &mut OsRng).expect("valid");
+    let ct = key
+        .public_key()
+        .encrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
+            b"secret",
+            &mut OsRng,
+        )
+        .unwrap();
+    let m = key
+        .decrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
+            &ct,
+            &mut OsRng,
+        )
+        .expect("valid");
     assert_eq!(public(&m), b"secret");
-    let bad = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"other", &ct, &mut OsRng);
+    let bad = key.decrypt(
+        Oaep {
+            hash: HashAlg::Sha256,
+            mgf_hash: HashAlg::Sha256,
+            label: <[u8]>::to_vec(b"other"),
+        },
+        &ct,
+        &mut OsRng,
+    );
     assert!(matches!(bad, Err(redc_rsa::Error::Decryption)));
     let random = hazmat::raw_public(key.public_key(), &input(key).to_be_bytes()).unwrap();
-    let bad = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &random, &mut OsRng);
+    let bad = key.decrypt(
+        Oaep {
+            hash: HashAlg::Sha256,
+            mgf_hash: HashAlg::Sha256,
+            label: <[u8]>::to_vec(b""),
+        },
+        &random,
+        &mut OsRng,
+    );
     assert!(matches!(bad, Err(redc_rsa::Error::Decryption)));
 }
 
@@ -223,14 +285,19 @@ fn decrypt_oaep(k: &Keys) {
 /// message, by the same code path).
 fn decrypt_pkcs1v15(k: &Keys) {
     let key = &k.k2048;
-    let ct = pkcs1v15::encrypt(key.public_key(), b"secret", &mut OsRng).unwrap();
-    let m = pkcs1v15::decrypt(key, &ct, &mut OsRng).expect("valid");
+    let ct = key
+        .public_key()
+        .encrypt(Pkcs1v15Encrypt, b"secret", &mut OsRng)
+        .unwrap();
+    let m = key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng).expect("valid");
     assert_eq!(public(&m), b"secret");
     let random = hazmat::raw_public(key.public_key(), &input(key).to_be_bytes()).unwrap();
-    let synthetic = pkcs1v15::decrypt(key, &random, &mut OsRng).expect("implicit rejection");
+    let synthetic = key
+        .decrypt(Pkcs1v15Encrypt, &random, &mut OsRng)
+        .expect("implicit rejection");
     assert_eq!(
         public(&synthetic),
-        public(&pkcs1v15::decrypt(key, &random, &mut OsRng).unwrap())
+        public(&key.decrypt(Pkcs1v15Encrypt, &random, &mut OsRng).unwrap())
     );
 }
 
@@ -243,12 +310,28 @@ fn envelope_unwrap(k: &Keys) {
     let key = &k.k2048;
     let mut sealed = Vec::new();
     let wrap = |aes: &[u8; envelope::KEY_LEN]| {
-        oaep::encrypt(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, b"", aes, &mut OsRng)
+        key.public_key().encrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
+            aes,
+            &mut OsRng,
+        )
     };
     envelope::seal(&b"plaintext"[..], &mut sealed, wrap, &mut OsRng, &mut |_| {}).expect("seal");
     let mut opened = Vec::new();
     let unwrap = |wrapped: &[u8]| {
-        let mut aes = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", wrapped, &mut OsRng)?;
+        let mut aes = key.decrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
+            wrapped,
+            &mut OsRng,
+        )?;
         taint::declassify(&mut aes[..]);
         Ok(aes)
     };

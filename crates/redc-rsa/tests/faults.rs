@@ -31,7 +31,9 @@ use redc::engine::backend_names;
 use redc_rsa::fault::{self, Stage};
 use redc_rsa::hazmat::{CrtMode, rsadp_with};
 use redc_rsa::keygen::generate;
+use redc_rsa::padding::{Oaep, Pkcs1v15Sign, Pss};
 use redc_rsa::policy::SecurityLevel;
+use redc_rsa::scheme::Batch;
 use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, oaep, pkcs1v15, pss, rsa_private_batch};
 
 const STAGES: [Stage; 5] = [
@@ -115,28 +117,57 @@ fn every_stage_is_caught_in_every_slot_on_every_backend() {
 #[test]
 fn single_operations_release_nothing_faulty() {
     let key = &key(1024);
-    let ct = oaep::encrypt(
-        key.public_key(),
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        b"",
-        b"secret",
-        &mut OsRng,
-    )
-    .unwrap();
+    let ct = key
+        .public_key()
+        .encrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
+            b"secret",
+            &mut OsRng,
+        )
+        .unwrap();
     for stage in STAGES {
         fault::arm(stage, 0);
-        let sig = pss::sign(key, HashAlg::Sha256, HashAlg::Sha256, None, b"message", &mut OsRng);
+        let sig = key.sign(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: None,
+            },
+            b"message",
+            &mut OsRng,
+        );
         assert_eq!(sig.err(), Some(Error::FaultDetected), "PSS, {stage:?}");
         fault::arm(stage, 0);
-        let sig = pkcs1v15::sign(key, HashAlg::Sha256, b"message", &mut OsRng);
+        let sig = key.sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"message", &mut OsRng);
         assert_eq!(sig.err(), Some(Error::FaultDetected), "PKCS#1 v1.5, {stage:?}");
         fault::arm(stage, 0);
-        let m = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &ct, &mut OsRng);
+        let m = key.decrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
+            &ct,
+            &mut OsRng,
+        );
         assert_eq!(m.err(), Some(Error::FaultDetected), "OAEP, {stage:?}");
         assert_eq!(fault::refused().len(), 3, "{stage:?}");
         // And the key works again at once.
-        let m = oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &ct, &mut OsRng).unwrap();
+        let m = key
+            .decrypt(
+                Oaep {
+                    hash: HashAlg::Sha256,
+                    mgf_hash: HashAlg::Sha256,
+                    label: <[u8]>::to_vec(b""),
+                },
+                &ct,
+                &mut OsRng,
+            )
+            .unwrap();
         assert_eq!(&m[..], b"secret");
     }
 }
@@ -153,28 +184,58 @@ fn a_fault_in_the_encoding_is_caught() {
     let (sha, msg) = (HashAlg::Sha256, b"message");
     fault::arm(Stage::Encoding, 0);
     assert_eq!(
-        pss::sign(key, sha, sha, None, msg, &mut OsRng).err(),
+        key.sign(
+            Pss {
+                hash: sha,
+                mgf_hash: sha,
+                salt_len: None
+            },
+            msg,
+            &mut OsRng
+        )
+        .err(),
         Some(Error::FaultDetected)
     );
     fault::arm(Stage::Encoding, 0);
     assert_eq!(
-        pkcs1v15::sign(key, sha, msg, &mut OsRng).err(),
+        key.sign(Pkcs1v15Sign::new(sha), msg, &mut OsRng).err(),
         Some(Error::FaultDetected)
     );
     let msgs: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 40]).collect();
     let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
     for victim in [0, 2, 4] {
         fault::arm(Stage::Encoding, victim);
-        let sigs = pss::sign_batch(engine, key, sha, sha, None, &refs, &mut OsRng);
+        let sigs = key.sign_batch(
+            engine,
+            Pss {
+                hash: sha,
+                mgf_hash: sha,
+                salt_len: None,
+            },
+            Batch::Messages(&refs),
+            &mut OsRng,
+        );
         fault::arm(Stage::Encoding, victim);
-        let v15 = pkcs1v15::sign_batch(engine, key, sha, &refs, &mut OsRng);
+        let v15 = key.sign_batch(engine, Pkcs1v15Sign::new(sha), Batch::Messages(&refs), &mut OsRng);
         for (i, (s, t)) in sigs.iter().zip(&v15).enumerate() {
             if i == victim {
                 assert_eq!(s.as_ref().err(), Some(&Error::FaultDetected), "PSS slot {i}");
                 assert_eq!(t.as_ref().err(), Some(&Error::FaultDetected), "v1.5 slot {i}");
             } else {
-                pss::verify(public, sha, sha, None, refs[i], s.as_ref().unwrap()).unwrap();
-                pkcs1v15::verify(public, sha, refs[i], t.as_ref().unwrap()).unwrap();
+                public
+                    .verify(
+                        Pss {
+                            hash: sha,
+                            mgf_hash: sha,
+                            salt_len: None,
+                        },
+                        refs[i],
+                        s.as_ref().unwrap(),
+                    )
+                    .unwrap();
+                public
+                    .verify(Pkcs1v15Sign::new(sha), refs[i], t.as_ref().unwrap())
+                    .unwrap();
             }
         }
     }
@@ -192,23 +253,43 @@ fn without_the_checks_every_fault_is_released() {
     fault::skip_checks(true);
     for stage in STAGES.into_iter().chain([Stage::Encoding]) {
         fault::arm(stage, 0);
-        let sig = pkcs1v15::sign(key, sha, msg, &mut OsRng).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+        let sig = key
+            .sign(Pkcs1v15Sign::new(sha), msg, &mut OsRng)
+            .unwrap_or_else(|e| panic!("{stage:?}: {e}"));
         assert_eq!(
-            pkcs1v15::verify(public, sha, msg, &sig),
+            public.verify(Pkcs1v15Sign::new(sha), msg, &sig),
             Err(Error::Verification),
             "{stage:?}: released, and wrong"
         );
         fault::arm(stage, 0);
-        let sig = pss::sign(key, sha, sha, None, msg, &mut OsRng).unwrap_or_else(|e| panic!("{stage:?}: {e}"));
+        let sig = key
+            .sign(
+                Pss {
+                    hash: sha,
+                    mgf_hash: sha,
+                    salt_len: None,
+                },
+                msg,
+                &mut OsRng,
+            )
+            .unwrap_or_else(|e| panic!("{stage:?}: {e}"));
         assert_eq!(
-            pss::verify(public, sha, sha, None, msg, &sig),
+            public.verify(
+                Pss {
+                    hash: sha,
+                    mgf_hash: sha,
+                    salt_len: None
+                },
+                msg,
+                &sig
+            ),
             Err(Error::Verification),
             "{stage:?}"
         );
         if stage == Stage::Half {
             let em = pkcs1v15::emsa_encode(sha, &sha.digest(msg), public.size()).unwrap();
             fault::arm(stage, 0);
-            let s = BigUint::from_bytes_be(&pkcs1v15::sign(key, sha, msg, &mut OsRng).unwrap());
+            let s = BigUint::from_bytes_be(&key.sign(Pkcs1v15Sign::new(sha), msg, &mut OsRng).unwrap());
             let (n, e, m) = (big(public.n()), big(public.e()), BigUint::from_bytes_be(&em));
             let se = s.modpow(&e, &n);
             let diff = if se >= m { se - &m } else { se + &n - &m };
@@ -219,7 +300,7 @@ fn without_the_checks_every_fault_is_released() {
     assert!(fault::refused().is_empty(), "nothing refused with the checks off");
     fault::arm(Stage::Encoding, 0);
     assert_eq!(
-        pkcs1v15::sign(key, sha, msg, &mut OsRng).err(),
+        key.sign(Pkcs1v15Sign::new(sha), msg, &mut OsRng).err(),
         Some(Error::FaultDetected)
     );
 }
@@ -235,7 +316,7 @@ fn a_released_faulty_signature_would_factor_n() {
     let digest = HashAlg::Sha256.digest(b"message");
     let em = pkcs1v15::emsa_encode(HashAlg::Sha256, &digest, public.size()).unwrap();
     fault::arm(Stage::Half, 0);
-    let sig = pkcs1v15::sign(key, HashAlg::Sha256, b"message", &mut OsRng);
+    let sig = key.sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"message", &mut OsRng);
     assert_eq!(sig.err(), Some(Error::FaultDetected));
     let s = big(&fault::refused().pop().expect("the refused signature"));
     let (n, e, m) = (big(public.n()), big(public.e()), BigUint::from_bytes_be(&em));

@@ -11,7 +11,8 @@
 mod scheme_support;
 
 use rand_core::OsRng;
-use redc_rsa::{Error, hazmat, pkcs1v15};
+use redc_rsa::padding::Pkcs1v15Encrypt;
+use redc_rsa::{Error, hazmat};
 use scheme_support::{DRAFT_K2048, DRAFT_K2049, DRAFT_K4096, FixedKey, hex};
 
 /// The expected output of one case.
@@ -28,10 +29,14 @@ fn check(key: &FixedKey, id: &str, ct: &str, expect: Expect) {
         Expect::Ascii(s) => s.as_bytes().to_vec(),
         Expect::Hex(h) => hex(h),
     };
-    let got = pkcs1v15::decrypt(&key, &ct, &mut OsRng).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let got = key
+        .decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng)
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
     assert_eq!(got[..], want[..], "{id}");
     // Deterministic, whatever the blinding.
-    let again = pkcs1v15::decrypt(&key, &ct, &mut OsRng).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let again = key
+        .decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng)
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
     assert_eq!(got[..], again[..], "{id}");
     // The explicit decoder accepts exactly the valid ones (it gives the
     // same message) and rejects the rest.
@@ -258,22 +263,22 @@ fn public_checks_are_errors() {
     let k = key.public_key().size();
     for len in [0, 1, k - 1, k + 1] {
         assert_eq!(
-            pkcs1v15::decrypt(&key, &vec![0x42; len], &mut OsRng),
+            key.decrypt(Pkcs1v15Encrypt, &vec![0x42; len], &mut OsRng),
             Err(Error::Decryption)
         );
     }
     // c = n and c = 2^(8k) - 1 are out of range.
     let n = key.public_key().n().to_be_bytes_padded(k).unwrap();
-    assert_eq!(pkcs1v15::decrypt(&key, &n, &mut OsRng), Err(Error::Decryption));
+    assert_eq!(key.decrypt(Pkcs1v15Encrypt, &n, &mut OsRng), Err(Error::Decryption));
     assert_eq!(
-        pkcs1v15::decrypt(&key, &vec![0xff; k], &mut OsRng),
+        key.decrypt(Pkcs1v15Encrypt, &vec![0xff; k], &mut OsRng),
         Err(Error::Decryption)
     );
     // c = 0 and c = 1 decrypt to 0 and 1: bad padding, a synthetic message.
     for last in [0u8, 1] {
         let mut c = vec![0u8; k];
         c[k - 1] = last;
-        let m = pkcs1v15::decrypt(&key, &c, &mut OsRng).unwrap();
+        let m = key.decrypt(Pkcs1v15Encrypt, &c, &mut OsRng).unwrap();
         assert!(m.len() <= k - 11);
         assert_eq!(
             hazmat::pkcs1v15_decrypt_explicit(&key, &c, &mut OsRng),

@@ -40,6 +40,7 @@ mod scheme_support;
 
 use rand_core::OsRng;
 use redc::{PowOptions, modpow};
+use redc_rsa::padding::{Pkcs1v15Sign, Pss};
 use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{HashAlg, Num, RsaPrivateKey, RsaPublicKey, hazmat, pkcs1v15, pss};
 use scheme_support::{hex, key_from_ned, num, to_hex, workspace_root};
@@ -240,16 +241,25 @@ fn run_case(
         let salt_len = salt.as_ref().map(Vec::len).or(header_salt);
         [salt_len, None]
             .map(|len| {
-                public
-                    .as_ref()
-                    .is_ok_and(|k| pss::verify(k, hash, hash, len, &msg, &sig).is_ok())
+                public.as_ref().is_ok_and(|k| {
+                    k.verify(
+                        Pss {
+                            hash,
+                            mgf_hash: hash,
+                            salt_len: len,
+                        },
+                        &msg,
+                        &sig,
+                    )
+                    .is_ok()
+                })
             })
             .to_vec()
     } else {
         vec![
             public
                 .as_ref()
-                .is_ok_and(|k| pkcs1v15::verify(k, hash, &msg, &sig).is_ok()),
+                .is_ok_and(|k| k.verify(Pkcs1v15Sign::new(hash), &msg, &sig).is_ok()),
         ]
     };
     if verdicts.iter().any(|&v| v != expect) {
@@ -275,7 +285,7 @@ fn run_case(
     let signed = if kind.is_pss() {
         hazmat::raw_private(key, &em, &mut OsRng).map(|s| s.to_vec())
     } else {
-        pkcs1v15::sign(key, hash, &msg, &mut OsRng)
+        key.sign(Pkcs1v15Sign::new(hash), &msg, &mut OsRng)
     }
     .map_err(|e| format!("signing: {e}"))?;
     let plain = modpow(&Num::from_be_bytes(&em), &d, &n, PowOptions::default(), None)

@@ -24,7 +24,8 @@
 mod scheme_support;
 
 use rand_core::{OsRng, RngCore};
-use redc_rsa::{HashAlg, Num, RsaPrivateKey, hazmat, oaep, pkcs1v15, pss};
+use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
+use redc_rsa::{HashAlg, Num, RsaPrivateKey, hazmat};
 use scheme_support::{TempDir, hex, openssl, openssl_genkey, openssl_output, to_hex};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -63,13 +64,15 @@ fn interop(bits: usize, all_hashes: bool) {
     };
     for hash in hashes {
         let flag = format!("-{}", hash.name());
-        let ours = pkcs1v15::sign(&key, hash, &msg, &mut OsRng).expect("sign");
+        let ours = key.sign(Pkcs1v15Sign::new(hash), &msg, &mut OsRng).expect("sign");
         write(&sig_path, &ours);
         openssl(&["dgst", &flag, "-verify", pp, "-signature", sp, mp]);
         openssl(&["dgst", &flag, "-sign", kp, "-out", sp, mp]);
         let theirs = read(&sig_path);
         assert_eq!(theirs, ours, "PKCS#1 v1.5 {hash:?} signatures differ");
-        pkcs1v15::verify(key.public_key(), hash, &msg, &theirs).expect("verify OpenSSL's signature");
+        key.public_key()
+            .verify(Pkcs1v15Sign::new(hash), &msg, &theirs)
+            .expect("verify OpenSSL's signature");
     }
 
     // RSASSA-PSS.
@@ -92,7 +95,17 @@ fn interop(bits: usize, all_hashes: bool) {
             "-sigopt",
             &mgf_opt,
         ];
-        let ours = pss::sign(&key, hash, mgf, Some(salt), &msg, &mut OsRng).expect("sign");
+        let ours = key
+            .sign(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: Some(salt),
+                },
+                &msg,
+                &mut OsRng,
+            )
+            .expect("sign");
         write(&sig_path, &ours);
         let mut args = vec!["dgst", &flag];
         args.extend_from_slice(&pss_opts);
@@ -103,9 +116,41 @@ fn interop(bits: usize, all_hashes: bool) {
         args.extend_from_slice(&["-sign", kp, "-out", sp, mp]);
         openssl(&args);
         let theirs = read(&sig_path);
-        pss::verify(key.public_key(), hash, mgf, Some(salt), &msg, &theirs).expect("verify OpenSSL's PSS");
-        pss::verify(key.public_key(), hash, mgf, None, &msg, &theirs).expect("auto salt length");
-        assert!(pss::verify(key.public_key(), hash, mgf, Some(salt + 1), &msg, &theirs).is_err());
+        key.public_key()
+            .verify(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: Some(salt),
+                },
+                &msg,
+                &theirs,
+            )
+            .expect("verify OpenSSL's PSS");
+        key.public_key()
+            .verify(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: None,
+                },
+                &msg,
+                &theirs,
+            )
+            .expect("auto salt length");
+        assert!(
+            key.public_key()
+                .verify(
+                    Pss {
+                        hash,
+                        mgf_hash: mgf,
+                        salt_len: Some(salt + 1)
+                    },
+                    &msg,
+                    &theirs
+                )
+                .is_err()
+        );
     }
     // OpenSSL's maximal salt, found by automatic detection.
     openssl(&[
@@ -124,16 +169,28 @@ fn interop(bits: usize, all_hashes: bool) {
     let theirs = read(&sig_path);
     // The largest salt: emLen - hLen - 2.
     let em_len = (key.public_key().bits() - 1).div_ceil(8);
-    pss::verify(key.public_key(), HashAlg::Sha256, HashAlg::Sha256, None, &msg, &theirs).expect("max salt");
-    pss::verify(
-        key.public_key(),
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        Some(em_len - 34),
-        &msg,
-        &theirs,
-    )
-    .expect("max salt, given");
+    key.public_key()
+        .verify(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: None,
+            },
+            &msg,
+            &theirs,
+        )
+        .expect("max salt");
+    key.public_key()
+        .verify(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: Some(em_len - 34),
+            },
+            &msg,
+            &theirs,
+        )
+        .expect("max salt, given");
 
     // RSAES-OAEP.
     let ct_path = dir.path("ct");
@@ -166,10 +223,31 @@ fn interop(bits: usize, all_hashes: bool) {
         let mut args = vec!["pkeyutl", "-encrypt", "-pubin", "-inkey", pp, "-in", mp, "-out", cp];
         args.extend_from_slice(&opts);
         openssl(&args);
-        let pt = oaep::decrypt(&key, hash, mgf, &label, &read(&ct_path), &mut OsRng).expect("OAEP decrypt");
+        let pt = key
+            .decrypt(
+                Oaep {
+                    hash,
+                    mgf_hash: mgf,
+                    label: <[u8]>::to_vec(&label),
+                },
+                &read(&ct_path),
+                &mut OsRng,
+            )
+            .expect("OAEP decrypt");
         assert_eq!(pt[..], msg[..], "OAEP {hash:?}/{mgf:?}");
         // redc encrypts, OpenSSL decrypts.
-        let ct = oaep::encrypt(key.public_key(), hash, mgf, &label, &msg, &mut OsRng).expect("OAEP encrypt");
+        let ct = key
+            .public_key()
+            .encrypt(
+                Oaep {
+                    hash,
+                    mgf_hash: mgf,
+                    label: <[u8]>::to_vec(&label),
+                },
+                &msg,
+                &mut OsRng,
+            )
+            .expect("OAEP encrypt");
         write(&ct_path, &ct);
         let mut args = vec!["pkeyutl", "-decrypt", "-inkey", kp, "-in", cp, "-out", tp];
         args.extend_from_slice(&opts);
@@ -179,9 +257,14 @@ fn interop(bits: usize, all_hashes: bool) {
 
     // RSAES-PKCS1-v1_5 encryption.
     openssl(&["pkeyutl", "-encrypt", "-pubin", "-inkey", pp, "-in", mp, "-out", cp]);
-    let pt = pkcs1v15::decrypt(&key, &read(&ct_path), &mut OsRng).expect("decrypt");
+    let pt = key
+        .decrypt(Pkcs1v15Encrypt, &read(&ct_path), &mut OsRng)
+        .expect("decrypt");
     assert_eq!(pt[..], msg[..]);
-    let ct = pkcs1v15::encrypt(key.public_key(), &msg, &mut OsRng).expect("encrypt");
+    let ct = key
+        .public_key()
+        .encrypt(Pkcs1v15Encrypt, &msg, &mut OsRng)
+        .expect("encrypt");
     write(&ct_path, &ct);
     openssl(&["pkeyutl", "-decrypt", "-inkey", kp, "-in", cp, "-out", tp]);
     assert_eq!(read(&pt_path), msg);
@@ -279,7 +362,12 @@ fn implicit_rejection_against_openssl(dir: &TempDir, key_path: &Path, key: &RsaP
     let cts = malformed_ciphertexts(key);
     let ours: Vec<String> = cts
         .iter()
-        .map(|c| to_hex(&pkcs1v15::decrypt(key, c, &mut OsRng).expect("implicit rejection never fails here")))
+        .map(|c| {
+            to_hex(
+                &key.decrypt(Pkcs1v15Encrypt, c, &mut OsRng)
+                    .expect("implicit rejection never fails here"),
+            )
+        })
         .collect();
     let version = openssl_version();
     if version >= (3, 2) {

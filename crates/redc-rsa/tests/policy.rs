@@ -8,8 +8,9 @@
 use rand_core::{OsRng, RngCore};
 use redc::engine::default_engine;
 use redc_rsa::keygen::{DEFAULT_E, generate, generate_multi};
+use redc_rsa::padding::{Pkcs1v15Sign, Pss};
 use redc_rsa::policy::SecurityLevel;
-use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, pkcs1v15, pss, rsa_private_batch};
+use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, rsa_private_batch};
 
 fn e() -> Num {
     Num::from_u64(DEFAULT_E)
@@ -62,7 +63,7 @@ fn refusal(r: Result<impl std::fmt::Debug, Error>) -> String {
 fn a_1024_bit_key_verifies_but_does_not_sign_at_the_default_level() {
     let key = generate(1024, &e(), &|_| {}).unwrap();
     assert_eq!(key.security_level(), SecurityLevel::DEFAULT);
-    let why = refusal(pkcs1v15::sign(&key, HashAlg::Sha256, b"m", &mut OsRng));
+    let why = refusal(key.sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &mut OsRng));
     assert!(
         why.contains("1024-bit RSA key is refused for private operations at security level 2"),
         "{why}"
@@ -78,12 +79,14 @@ fn a_1024_bit_key_verifies_but_does_not_sign_at_the_default_level() {
     assert!(batch.iter().all(|r| matches!(r, Err(Error::Policy(_)))));
     // Relaxed, it signs; its signature verifies at the default level.
     let relaxed = key.with_security_level(level(1));
-    let sig = pkcs1v15::sign(&relaxed, HashAlg::Sha256, b"m", &mut OsRng).unwrap();
+    let sig = relaxed
+        .sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &mut OsRng)
+        .unwrap();
     let public = relaxed.public_key().clone().with_security_level(SecurityLevel::DEFAULT);
-    pkcs1v15::verify(&public, HashAlg::Sha256, b"m", &sig).unwrap();
+    public.verify(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &sig).unwrap();
     // Tightened to level 3, even verification is refused.
     let tight = public.with_security_level(level(3));
-    let why = refusal(pkcs1v15::verify(&tight, HashAlg::Sha256, b"m", &sig));
+    let why = refusal(tight.verify(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &sig));
     assert!(
         why.contains("public operations at security level 3 (at least 2048 bits)"),
         "{why}"
@@ -93,31 +96,69 @@ fn a_1024_bit_key_verifies_but_does_not_sign_at_the_default_level() {
 #[test]
 fn a_512_bit_key_neither_signs_nor_verifies_unless_at_level_0() {
     let key = key_of(&[256, 256]);
-    let why = refusal(pss::sign(&key, HashAlg::Sha1, HashAlg::Sha1, Some(0), b"m", &mut OsRng));
+    let why = refusal(key.sign(
+        Pss {
+            hash: HashAlg::Sha1,
+            mgf_hash: HashAlg::Sha1,
+            salt_len: Some(0),
+        },
+        b"m",
+        &mut OsRng,
+    ));
     assert!(why.contains("security level 0 accepts it"), "{why}");
     let zero = key.with_security_level(SecurityLevel::NONE);
-    let sig = pss::sign(&zero, HashAlg::Sha1, HashAlg::Sha1, Some(0), b"m", &mut OsRng).unwrap();
-    pss::verify(zero.public_key(), HashAlg::Sha1, HashAlg::Sha1, Some(0), b"m", &sig).unwrap();
+    let sig = zero
+        .sign(
+            Pss {
+                hash: HashAlg::Sha1,
+                mgf_hash: HashAlg::Sha1,
+                salt_len: Some(0),
+            },
+            b"m",
+            &mut OsRng,
+        )
+        .unwrap();
+    zero.public_key()
+        .verify(
+            Pss {
+                hash: HashAlg::Sha1,
+                mgf_hash: HashAlg::Sha1,
+                salt_len: Some(0),
+            },
+            b"m",
+            &sig,
+        )
+        .unwrap();
     let public = zero.public_key().clone().with_security_level(SecurityLevel::DEFAULT);
-    refusal(pss::verify(&public, HashAlg::Sha1, HashAlg::Sha1, Some(0), b"m", &sig));
+    refusal(public.verify(
+        Pss {
+            hash: HashAlg::Sha1,
+            mgf_hash: HashAlg::Sha1,
+            salt_len: Some(0),
+        },
+        b"m",
+        &sig,
+    ));
 }
 
 #[test]
 fn primes_beyond_openssls_cap_are_refused() {
     let three = generate_multi(2048, 3, &e(), &|_| {}).unwrap();
-    pkcs1v15::sign(&three, HashAlg::Sha256, b"m", &mut OsRng).unwrap();
+    three
+        .sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &mut OsRng)
+        .unwrap();
     let four = key_of(&[512; 4]);
-    let why = refusal(pkcs1v15::sign(&four, HashAlg::Sha256, b"m", &mut OsRng));
+    let why = refusal(four.sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &mut OsRng));
     assert!(
         why.contains("2048-bit RSA key of 4 primes") && why.contains("at most 3 primes"),
         "{why}"
     );
     let four = four.with_security_level(SecurityLevel::NONE);
-    pkcs1v15::sign(&four, HashAlg::Sha256, b"m", &mut OsRng).unwrap();
+    four.sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &mut OsRng).unwrap();
     // Sixteen 128-bit primes (a key of 2046 to 2048 bits here; one of 2045
     // was found from outside): refused for its primes even where its size is accepted.
     let sixteen = key_of(&[128; 16]).with_security_level(level(1));
-    let why = refusal(pkcs1v15::sign(&sixteen, HashAlg::Sha256, b"m", &mut OsRng));
+    let why = refusal(sixteen.sign(Pkcs1v15Sign::new(HashAlg::Sha256), b"m", &mut OsRng));
     assert!(
         why.contains("of 16 primes") && why.contains("at most 3 primes"),
         "{why}"

@@ -11,8 +11,9 @@
 mod scheme_support;
 
 use rand_core::OsRng;
+use redc_rsa::padding::{Oaep, Pkcs1v15Sign, Pss};
 use redc_rsa::pss_key::{KeyAlgorithm, PssRestriction};
-use redc_rsa::{AnyKey, Error, HashAlg, RsaPrivateKey, RsaPublicKey, oaep, pkcs1v15, pss, read_key};
+use redc_rsa::{AnyKey, Error, HashAlg, RsaPrivateKey, RsaPublicKey, read_key};
 use scheme_support::{TempDir, openssl};
 
 const MSG: &[u8] = b"a message for an RSASSA-PSS key";
@@ -123,7 +124,17 @@ fn restricted_keys_round_trip_and_sign_both_ways() {
         // redc signs with the key's defaults (its hash, its salt length);
         // openssl verifies with the key's parameters.
         let (hash, mgf) = (restriction.hash, restriction.mgf1_hash);
-        let sig = pss::sign(&key, hash, mgf, None, MSG, &mut OsRng).unwrap();
+        let sig = key
+            .sign(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: None,
+                },
+                MSG,
+                &mut OsRng,
+            )
+            .unwrap();
         let (msg_path, sig_path) = (dir.write("msg", MSG), dir.write(&format!("{name}.sig"), &sig));
         let verified = openssl(&[
             "dgst",
@@ -150,8 +161,28 @@ fn restricted_keys_round_trip_and_sign_both_ways() {
             msg_path.to_str().unwrap(),
         ]);
         let theirs_sig = std::fs::read(&theirs_sig).unwrap();
-        pss::verify(&public, hash, mgf, None, MSG, &theirs_sig).unwrap();
-        pss::verify(&public, hash, mgf, Some(salt), MSG, &theirs_sig).unwrap();
+        public
+            .verify(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: None,
+                },
+                MSG,
+                &theirs_sig,
+            )
+            .unwrap();
+        public
+            .verify(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: Some(salt),
+                },
+                MSG,
+                &theirs_sig,
+            )
+            .unwrap();
 
         // What the restriction does not allow.
         let other = if restriction.hash == HashAlg::Sha256 {
@@ -159,43 +190,105 @@ fn restricted_keys_round_trip_and_sign_both_ways() {
         } else {
             HashAlg::Sha256
         };
-        let why = usage(pss::sign(&key, other, other, None, MSG, &mut OsRng));
+        let why = usage(key.sign(
+            Pss {
+                hash: other,
+                mgf_hash: other,
+                salt_len: None,
+            },
+            MSG,
+            &mut OsRng,
+        ));
         assert!(why.contains(&format!("restricted to {h}")), "{why}");
         let other_mgf = if restriction.mgf1_hash == HashAlg::Sha1 {
             HashAlg::Sha256
         } else {
             HashAlg::Sha1
         };
-        usage(pss::sign(&key, restriction.hash, other_mgf, None, MSG, &mut OsRng));
-        usage(pss::sign(&key, hash, mgf, Some(salt - 1), MSG, &mut OsRng));
-        usage(pss::verify(&public, other, other, None, MSG, &theirs_sig));
-        usage(pkcs1v15::sign(&key, restriction.hash, MSG, &mut OsRng));
-        usage(pkcs1v15::verify(&public, restriction.hash, MSG, &sig));
-        usage(oaep::encrypt(
-            &public,
-            HashAlg::Sha256,
-            HashAlg::Sha256,
-            b"",
+        usage(key.sign(
+            Pss {
+                hash: restriction.hash,
+                mgf_hash: other_mgf,
+                salt_len: None,
+            },
+            MSG,
+            &mut OsRng,
+        ));
+        usage(key.sign(
+            Pss {
+                hash,
+                mgf_hash: mgf,
+                salt_len: Some(salt - 1),
+            },
+            MSG,
+            &mut OsRng,
+        ));
+        usage(public.verify(
+            Pss {
+                hash: other,
+                mgf_hash: other,
+                salt_len: None,
+            },
+            MSG,
+            &theirs_sig,
+        ));
+        usage(key.sign(Pkcs1v15Sign::new(restriction.hash), MSG, &mut OsRng));
+        usage(public.verify(Pkcs1v15Sign::new(restriction.hash), MSG, &sig));
+        usage(public.encrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
             b"m",
             &mut OsRng,
         ));
-        usage(oaep::decrypt(
-            &key,
-            HashAlg::Sha256,
-            HashAlg::Sha256,
-            b"",
+        usage(key.decrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b""),
+            },
             &sig,
             &mut OsRng,
         ));
         // A signature with a shorter salt, made with the same numbers as an
         // rsaEncryption key, does not verify with the restricted key.
         let twin = key.clone().with_algorithm(KeyAlgorithm::Rsa);
-        let short = pss::sign(&twin, hash, mgf, Some(salt - 1), MSG, &mut OsRng).unwrap();
+        let short = twin
+            .sign(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: Some(salt - 1),
+                },
+                MSG,
+                &mut OsRng,
+            )
+            .unwrap();
         assert_eq!(
-            pss::verify(&public, hash, mgf, None, MSG, &short),
+            public.verify(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: None
+                },
+                MSG,
+                &short
+            ),
             Err(Error::Verification)
         );
-        pss::verify(twin.public_key(), hash, mgf, None, MSG, &short).unwrap();
+        twin.public_key()
+            .verify(
+                Pss {
+                    hash,
+                    mgf_hash: mgf,
+                    salt_len: None,
+                },
+                MSG,
+                &short,
+            )
+            .unwrap();
     }
 }
 
@@ -212,8 +305,28 @@ fn an_unrestricted_key_signs_any_pss_and_nothing_else() {
         (HashAlg::Sha256, HashAlg::Sha256, None),
         (HashAlg::Sha512, HashAlg::Sha1, Some(0)),
     ] {
-        let sig = pss::sign(&key, h, m, s, MSG, &mut OsRng).unwrap();
-        pss::verify(&public, h, m, s, MSG, &sig).unwrap();
+        let sig = key
+            .sign(
+                Pss {
+                    hash: h,
+                    mgf_hash: m,
+                    salt_len: s,
+                },
+                MSG,
+                &mut OsRng,
+            )
+            .unwrap();
+        public
+            .verify(
+                Pss {
+                    hash: h,
+                    mgf_hash: m,
+                    salt_len: s,
+                },
+                MSG,
+                &sig,
+            )
+            .unwrap();
     }
     // openssl's signature with its defaults (SHA-256, salt of the hash's
     // length for an unrestricted key) verifies.
@@ -228,16 +341,18 @@ fn an_unrestricted_key_signs_any_pss_and_nothing_else() {
         sig_path.to_str().unwrap(),
         msg_path.to_str().unwrap(),
     ]);
-    pss::verify(
-        &public,
-        HashAlg::Sha256,
-        HashAlg::Sha256,
-        None,
-        MSG,
-        &std::fs::read(&sig_path).unwrap(),
-    )
-    .unwrap();
-    let why = usage(pkcs1v15::sign(&key, HashAlg::Sha256, MSG, &mut OsRng));
+    public
+        .verify(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: None,
+            },
+            MSG,
+            &std::fs::read(&sig_path).unwrap(),
+        )
+        .unwrap();
+    let why = usage(key.sign(Pkcs1v15Sign::new(HashAlg::Sha256), MSG, &mut OsRng));
     assert!(
         why.contains("for PSS signatures only, not PKCS#1 v1.5 signatures"),
         "{why}"

@@ -1,6 +1,5 @@
-//! The schemes' batch forms (`pss::sign_batch`/`verify_batch`,
-//! `pkcs1v15::{sign,verify,encrypt,decrypt}_batch`,
-//! `oaep::{encrypt,decrypt}_batch`) on every backend this CPU can run,
+//! The schemes' batch forms (the keys' `sign_batch`, `verify_batch`,
+//! `encrypt_batch` and `decrypt_batch` with every padding) on every backend this CPU can run,
 //! against the single operations and num-bigint: batches of 0, 1 and 9
 //! items with bad items among good ones (each gets its own error, the
 //! others their answers), a two-prime and a three-prime key.
@@ -10,8 +9,10 @@ mod scheme_support;
 use num_bigint::BigUint;
 use rand_core::OsRng;
 use redc_rsa::keygen::{generate, generate_multi};
+use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
 use redc_rsa::policy::SecurityLevel;
-use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, oaep, pkcs1v15, pss};
+use redc_rsa::scheme::Batch;
+use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, pkcs1v15};
 use scheme_support::engines;
 use std::sync::OnceLock;
 
@@ -60,21 +61,41 @@ fn signatures_in_batches() {
                 let msgs = slices(&msgs);
                 // PKCS#1 v1.5: deterministic, so equal to the single form and
                 // to EM^d mod n by num-bigint.
-                let sigs = pkcs1v15::sign_batch(&engine, key, SHA256, &msgs, &mut OsRng);
+                let sigs = key.sign_batch(&engine, Pkcs1v15Sign::new(SHA256), Batch::Messages(&msgs), &mut OsRng);
                 assert_eq!(sigs.len(), count);
                 for (msg, sig) in msgs.iter().zip(&sigs) {
                     let sig = sig.as_ref().unwrap();
-                    assert_eq!(sig, &pkcs1v15::sign(key, SHA256, msg, &mut OsRng).unwrap());
+                    assert_eq!(sig, &key.sign(Pkcs1v15Sign::new(SHA256), msg, &mut OsRng).unwrap());
                     let em = pkcs1v15::emsa_encode(SHA256, &SHA256.digest(msg), k).unwrap();
                     assert_eq!(big(sig), big(&em).modpow(&d, &n), "{}", engine.name());
                 }
                 // PSS: randomized; every signature verifies, singly and in a batch.
-                let pss_sigs: Vec<Vec<u8>> = pss::sign_batch(&engine, key, SHA256, SHA256, None, &msgs, &mut OsRng)
+                let pss_sigs: Vec<Vec<u8>> = key
+                    .sign_batch(
+                        &engine,
+                        Pss {
+                            hash: SHA256,
+                            mgf_hash: SHA256,
+                            salt_len: None,
+                        },
+                        Batch::Messages(&msgs),
+                        &mut OsRng,
+                    )
                     .into_iter()
                     .map(Result::unwrap)
                     .collect();
                 for (msg, sig) in msgs.iter().zip(&pss_sigs) {
-                    pss::verify(public, SHA256, SHA256, None, msg, sig).unwrap();
+                    public
+                        .verify(
+                            Pss {
+                                hash: SHA256,
+                                mgf_hash: SHA256,
+                                salt_len: None,
+                            },
+                            msg,
+                            sig,
+                        )
+                        .unwrap();
                 }
                 // Verification: each valid pair, then the same pairs spoiled
                 // three ways (another message, a short signature, s >= n).
@@ -89,10 +110,27 @@ fn signatures_in_batches() {
                     }
                 }
                 let pairs: Vec<(&[u8], &[u8])> = items.iter().map(|(m, s)| (*m, s.as_slice())).collect();
-                let verdicts = pss::verify_batch(&engine, public, SHA256, SHA256, None, &pairs);
+                let verdicts = public.verify_batch(
+                    &engine,
+                    Pss {
+                        hash: SHA256,
+                        mgf_hash: SHA256,
+                        salt_len: None,
+                    },
+                    Batch::Messages(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
+                    &pairs.iter().map(|p| p.1).collect::<Vec<_>>(),
+                );
                 assert_eq!(verdicts.len(), count);
                 for (i, ((msg, sig), verdict)) in pairs.iter().zip(&verdicts).enumerate() {
-                    let single = pss::verify(public, SHA256, SHA256, None, msg, sig);
+                    let single = public.verify(
+                        Pss {
+                            hash: SHA256,
+                            mgf_hash: SHA256,
+                            salt_len: None,
+                        },
+                        msg,
+                        sig,
+                    );
                     assert_eq!(verdict, &single, "item {i}");
                     assert_eq!(verdict.is_ok(), i % 4 == 0, "item {i}");
                 }
@@ -105,7 +143,12 @@ fn signatures_in_batches() {
                 if count > 1 {
                     v15[1].0 = b"not the message";
                 }
-                let verdicts = pkcs1v15::verify_batch(&engine, public, SHA256, &v15);
+                let verdicts = public.verify_batch(
+                    &engine,
+                    Pkcs1v15Sign::new(SHA256),
+                    Batch::Messages(&v15.iter().map(|p| p.0).collect::<Vec<_>>()),
+                    &v15.iter().map(|p| p.1).collect::<Vec<_>>(),
+                );
                 assert_eq!(verdicts.len(), count);
                 for (i, verdict) in verdicts.iter().enumerate() {
                     let want = if i == 1 { Err(Error::Verification) } else { Ok(()) };
@@ -114,7 +157,16 @@ fn signatures_in_batches() {
             }
             // A salt too long for the key: every item says so.
             let msgs = messages(3);
-            let refused = pss::sign_batch(&engine, key, SHA256, SHA256, Some(k), &slices(&msgs), &mut OsRng);
+            let refused = key.sign_batch(
+                &engine,
+                Pss {
+                    hash: SHA256,
+                    mgf_hash: SHA256,
+                    salt_len: Some(k),
+                },
+                Batch::Messages(&slices(&msgs)),
+                &mut OsRng,
+            );
             assert_eq!(refused.len(), 3);
             for r in refused {
                 assert_eq!(r, Err(Error::KeyTooSmall));
@@ -123,8 +175,8 @@ fn signatures_in_batches() {
     }
 }
 
-/// The digest forms of the batches (`sign_digest_batch`,
-/// `verify_digest_batch`) against the message forms, with a digest of the
+/// The digest forms of the batches (`Batch::Digests` to `sign_batch`
+/// and `verify_batch`) against the message forms, with a digest of the
 /// wrong length in the middle answered by its own error.
 #[test]
 fn digest_batches() {
@@ -135,8 +187,13 @@ fn digest_batches() {
         let mut digests: Vec<Vec<u8>> = msgs.iter().map(|m| SHA256.digest(m)).collect();
         digests[2].pop();
         let d = slices(&digests);
-        let sigs = pkcs1v15::sign_digest_batch(&engine, key, SHA256, &d, &mut OsRng);
-        let by_message = pkcs1v15::sign_batch(&engine, key, SHA256, &slices(&msgs), &mut OsRng);
+        let sigs = key.sign_batch(&engine, Pkcs1v15Sign::new(SHA256), Batch::Digests(&d), &mut OsRng);
+        let by_message = key.sign_batch(
+            &engine,
+            Pkcs1v15Sign::new(SHA256),
+            Batch::Messages(&slices(&msgs)),
+            &mut OsRng,
+        );
         for (i, (sig, want)) in sigs.iter().zip(&by_message).enumerate() {
             match i {
                 2 => assert!(matches!(sig, Err(Error::InvalidParameters(_))), "{sig:?}"),
@@ -148,25 +205,67 @@ fn digest_batches() {
             .zip(&by_message)
             .map(|(dg, s)| (*dg, s.as_ref().unwrap().as_slice()))
             .collect();
-        let verdicts = pkcs1v15::verify_digest_batch(&engine, public, SHA256, &pairs);
+        let verdicts = public.verify_batch(
+            &engine,
+            Pkcs1v15Sign::new(SHA256),
+            Batch::Digests(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
+            &pairs.iter().map(|p| p.1).collect::<Vec<_>>(),
+        );
         assert_eq!(verdicts.iter().filter(|v| v.is_ok()).count(), 4);
         assert!(verdicts[2].is_err());
 
-        let pss_sigs = pss::sign_digest_batch(&engine, key, SHA256, SHA256, None, &d, &mut OsRng);
+        let pss_sigs = key.sign_batch(
+            &engine,
+            Pss {
+                hash: SHA256,
+                mgf_hash: SHA256,
+                salt_len: None,
+            },
+            Batch::Digests(&d),
+            &mut OsRng,
+        );
         assert!(pss_sigs[2].is_err());
         for (i, sig) in pss_sigs.iter().enumerate().filter(|(i, _)| *i != 2) {
-            pss::verify(public, SHA256, SHA256, None, &msgs[i], sig.as_ref().unwrap()).unwrap();
+            public
+                .verify(
+                    Pss {
+                        hash: SHA256,
+                        mgf_hash: SHA256,
+                        salt_len: None,
+                    },
+                    &msgs[i],
+                    sig.as_ref().unwrap(),
+                )
+                .unwrap();
         }
         let good: Vec<(&[u8], &[u8])> = d
             .iter()
             .zip(&pss_sigs)
             .filter_map(|(dg, s)| Some((*dg, s.as_ref().ok()?.as_slice())))
             .collect();
-        let verdicts = pss::verify_digest_batch(&engine, public, SHA256, SHA256, None, &good);
+        let verdicts = public.verify_batch(
+            &engine,
+            Pss {
+                hash: SHA256,
+                mgf_hash: SHA256,
+                salt_len: None,
+            },
+            Batch::Digests(&good.iter().map(|p| p.0).collect::<Vec<_>>()),
+            &good.iter().map(|p| p.1).collect::<Vec<_>>(),
+        );
         assert!(verdicts.iter().all(Result::is_ok));
         let wrong = [(good[0].0, good[1].1)];
         assert_eq!(
-            pss::verify_digest_batch(&engine, public, SHA256, SHA256, None, &wrong),
+            public.verify_batch(
+                &engine,
+                Pss {
+                    hash: SHA256,
+                    mgf_hash: SHA256,
+                    salt_len: None
+                },
+                Batch::Digests(&wrong.iter().map(|p| p.0).collect::<Vec<_>>()),
+                &wrong.iter().map(|p| p.1).collect::<Vec<_>>()
+            ),
             vec![Err(Error::Verification)]
         );
     }
@@ -186,8 +285,17 @@ fn encryption_in_batches() {
                 }
                 let msgs = slices(&msgs);
                 let label = b"batch label";
-                let oaep_cts = oaep::encrypt_batch(&engine, public, SHA256, SHA256, label, &msgs, &mut OsRng);
-                let v15_cts = pkcs1v15::encrypt_batch(&engine, public, &msgs, &mut OsRng);
+                let oaep_cts = public.encrypt_batch(
+                    &engine,
+                    Oaep {
+                        hash: SHA256,
+                        mgf_hash: SHA256,
+                        label: <[u8]>::to_vec(label),
+                    },
+                    &msgs,
+                    &mut OsRng,
+                );
+                let v15_cts = public.encrypt_batch(&engine, Pkcs1v15Encrypt, &msgs, &mut OsRng);
                 assert_eq!((oaep_cts.len(), v15_cts.len()), (count, count));
                 for (i, (o, v)) in oaep_cts.iter().zip(&v15_cts).enumerate() {
                     if count > 1 && i == 1 {
@@ -197,10 +305,19 @@ fn encryption_in_batches() {
                     }
                     let (o, v) = (o.as_ref().unwrap(), v.as_ref().unwrap());
                     assert_eq!(
-                        &oaep::decrypt(key, SHA256, SHA256, label, o, &mut OsRng).unwrap()[..],
+                        &key.decrypt(
+                            Oaep {
+                                hash: SHA256,
+                                mgf_hash: SHA256,
+                                label: <[u8]>::to_vec(label)
+                            },
+                            o,
+                            &mut OsRng
+                        )
+                        .unwrap()[..],
                         msgs[i]
                     );
-                    assert_eq!(&pkcs1v15::decrypt(key, v, &mut OsRng).unwrap()[..], msgs[i]);
+                    assert_eq!(&key.decrypt(Pkcs1v15Encrypt, v, &mut OsRng).unwrap()[..], msgs[i]);
                 }
                 // Decryption of good ciphertexts and spoiled ones (a flipped
                 // bit, a wrong length), against the single forms.
@@ -220,11 +337,28 @@ fn encryption_in_batches() {
                 };
                 let oaep_in = spoil(&oaep_cts);
                 let v15_in = spoil(&v15_cts);
-                let oaep_out = oaep::decrypt_batch(&engine, key, SHA256, SHA256, label, &slices(&oaep_in), &mut OsRng);
-                let v15_out = pkcs1v15::decrypt_batch(&engine, key, &slices(&v15_in), &mut OsRng);
+                let oaep_out = key.decrypt_batch(
+                    &engine,
+                    Oaep {
+                        hash: SHA256,
+                        mgf_hash: SHA256,
+                        label: <[u8]>::to_vec(label),
+                    },
+                    &slices(&oaep_in),
+                    &mut OsRng,
+                );
+                let v15_out = key.decrypt_batch(&engine, Pkcs1v15Encrypt, &slices(&v15_in), &mut OsRng);
                 assert_eq!((oaep_out.len(), v15_out.len()), (count, count));
                 for i in 0..count {
-                    let single = oaep::decrypt(key, SHA256, SHA256, label, &oaep_in[i], &mut OsRng);
+                    let single = key.decrypt(
+                        Oaep {
+                            hash: SHA256,
+                            mgf_hash: SHA256,
+                            label: <[u8]>::to_vec(label),
+                        },
+                        &oaep_in[i],
+                        &mut OsRng,
+                    );
                     assert_eq!(oaep_out[i], single, "OAEP item {i}");
                     if i % 3 == 0 && !(count > 1 && i == 1) {
                         assert_eq!(&oaep_out[i].as_ref().unwrap()[..], msgs[i]);
@@ -234,7 +368,7 @@ fn encryption_in_batches() {
                     // Implicit rejection: a bad padding gives the same
                     // synthetic message as the single form; a bad length is
                     // an error.
-                    let single = pkcs1v15::decrypt(key, &v15_in[i], &mut OsRng);
+                    let single = key.decrypt(Pkcs1v15Encrypt, &v15_in[i], &mut OsRng);
                     assert_eq!(v15_out[i], single, "v1.5 item {i}");
                     assert_eq!(v15_out[i].is_err(), i % 3 == 2, "v1.5 item {i}");
                 }
@@ -242,7 +376,16 @@ fn encryption_in_batches() {
             // SHAKE has no OAEP: every item says so.
             let cts = [vec![0u8; k], vec![1u8; k]];
             let shake = HashAlg::Shake128;
-            let refused = oaep::decrypt_batch(&engine, key, shake, shake, &[], &slices(&cts), &mut OsRng);
+            let refused = key.decrypt_batch(
+                &engine,
+                Oaep {
+                    hash: shake,
+                    mgf_hash: shake,
+                    label: <[u8]>::to_vec(&[]),
+                },
+                &slices(&cts),
+                &mut OsRng,
+            );
             assert_eq!(refused.len(), 2);
             for r in refused {
                 assert!(matches!(r, Err(Error::UnsupportedHash(..))), "{r:?}");

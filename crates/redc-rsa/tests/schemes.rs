@@ -13,8 +13,9 @@ mod scheme_support;
 use proptest::prelude::*;
 use rand_core::OsRng;
 use redc_rsa::hazmat::CrtMode;
+use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
 use redc_rsa::policy::SecurityLevel;
-use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
+use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey, hazmat};
 use scheme_support::{DRAFT_K2049, K1024, hex, num};
 use std::sync::OnceLock;
 
@@ -100,18 +101,64 @@ fn pss_shake128_wycheproof() {
     let sh = HashAlg::Shake128;
     for (msg, sig) in SHAKE_CASES {
         let (msg, sig) = (hex(msg), hex(sig));
-        assert_eq!(pss::verify(&key, sh, sh, Some(32), &msg, &sig), Ok(()));
-        assert_eq!(pss::verify(&key, sh, sh, None, &msg, &sig), Ok(()));
         assert_eq!(
-            pss::verify(&key, sh, sh, Some(31), &msg, &sig),
+            key.verify(
+                Pss {
+                    hash: sh,
+                    mgf_hash: sh,
+                    salt_len: Some(32)
+                },
+                &msg,
+                &sig
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            key.verify(
+                Pss {
+                    hash: sh,
+                    mgf_hash: sh,
+                    salt_len: None
+                },
+                &msg,
+                &sig
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            key.verify(
+                Pss {
+                    hash: sh,
+                    mgf_hash: sh,
+                    salt_len: Some(31)
+                },
+                &msg,
+                &sig
+            ),
             Err(Error::Verification)
         );
         assert_eq!(
-            pss::verify(&key, HashAlg::Shake256, HashAlg::Shake256, None, &msg, &sig),
+            key.verify(
+                Pss {
+                    hash: HashAlg::Shake256,
+                    mgf_hash: HashAlg::Shake256,
+                    salt_len: None
+                },
+                &msg,
+                &sig
+            ),
             Err(Error::Verification)
         );
         assert!(matches!(
-            pss::verify(&key, sh, HashAlg::Sha256, None, &msg, &sig),
+            key.verify(
+                Pss {
+                    hash: sh,
+                    mgf_hash: HashAlg::Sha256,
+                    salt_len: None
+                },
+                &msg,
+                &sig
+            ),
             Err(Error::UnsupportedHash(..))
         ));
     }
@@ -122,21 +169,55 @@ fn shake_is_pss_only() {
     let key = &keys()[1];
     for h in [HashAlg::Shake128, HashAlg::Shake256] {
         assert!(matches!(
-            oaep::encrypt(key.public_key(), h, h, b"", b"x", &mut OsRng),
+            key.public_key().encrypt(
+                Oaep {
+                    hash: h,
+                    mgf_hash: h,
+                    label: <[u8]>::to_vec(b"")
+                },
+                b"x",
+                &mut OsRng
+            ),
             Err(Error::UnsupportedHash(..))
         ));
         assert!(matches!(
-            oaep::decrypt(key, HashAlg::Sha256, h, b"", &[0; 257], &mut OsRng),
+            key.decrypt(
+                Oaep {
+                    hash: HashAlg::Sha256,
+                    mgf_hash: h,
+                    label: <[u8]>::to_vec(b"")
+                },
+                &[0; 257],
+                &mut OsRng
+            ),
             Err(Error::UnsupportedHash(..))
         ));
         assert!(matches!(
-            pkcs1v15::sign(key, h, b"x", &mut OsRng),
+            key.sign(Pkcs1v15Sign::new(h), b"x", &mut OsRng),
             Err(Error::UnsupportedHash(..))
         ));
         // RFC 8702: SHAKE hash, SHAKE mask, 32/64-byte digest; salt default hLen.
-        let sig = pss::sign(key, h, h, None, b"msg", &mut OsRng).unwrap();
+        let sig = key
+            .sign(
+                Pss {
+                    hash: h,
+                    mgf_hash: h,
+                    salt_len: None,
+                },
+                b"msg",
+                &mut OsRng,
+            )
+            .unwrap();
         assert_eq!(
-            pss::verify(key.public_key(), h, h, Some(h.output_len()), b"msg", &sig),
+            key.public_key().verify(
+                Pss {
+                    hash: h,
+                    mgf_hash: h,
+                    salt_len: Some(h.output_len())
+                },
+                b"msg",
+                &sig
+            ),
             Ok(())
         );
     }
@@ -147,31 +228,74 @@ fn size_limits() {
     let key = &keys()[0]; // k = 128
     let public = key.public_key();
     assert_eq!(
-        oaep::encrypt(public, HashAlg::Sha512, HashAlg::Sha512, b"", b"", &mut OsRng),
+        public.encrypt(
+            Oaep {
+                hash: HashAlg::Sha512,
+                mgf_hash: HashAlg::Sha512,
+                label: <[u8]>::to_vec(b"")
+            },
+            b"",
+            &mut OsRng
+        ),
         Err(Error::KeyTooSmall)
     );
     assert_eq!(
-        oaep::encrypt(public, HashAlg::Sha256, HashAlg::Sha256, b"", &[0; 63], &mut OsRng),
+        public.encrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(b"")
+            },
+            &[0; 63],
+            &mut OsRng
+        ),
         Err(Error::MessageTooLong { len: 63, max: 62 })
     );
     assert_eq!(
-        pkcs1v15::encrypt(public, &[0; 118], &mut OsRng),
+        public.encrypt(Pkcs1v15Encrypt, &[0; 118], &mut OsRng),
         Err(Error::MessageTooLong { len: 118, max: 117 })
     );
-    assert!(pkcs1v15::encrypt(public, &[0; 117], &mut OsRng).is_ok());
+    assert!(public.encrypt(Pkcs1v15Encrypt, &[0; 117], &mut OsRng).is_ok());
     // PSS: emLen = 128 (1023 bits); SHA-512 with a 63-byte salt is too much.
     assert_eq!(
-        pss::sign(key, HashAlg::Sha512, HashAlg::Sha512, Some(63), b"", &mut OsRng),
+        key.sign(
+            Pss {
+                hash: HashAlg::Sha512,
+                mgf_hash: HashAlg::Sha512,
+                salt_len: Some(63)
+            },
+            b"",
+            &mut OsRng
+        ),
         Err(Error::KeyTooSmall)
     );
-    assert!(pss::sign(key, HashAlg::Sha512, HashAlg::Sha512, Some(62), b"", &mut OsRng).is_ok());
+    assert!(
+        key.sign(
+            Pss {
+                hash: HashAlg::Sha512,
+                mgf_hash: HashAlg::Sha512,
+                salt_len: Some(62)
+            },
+            b"",
+            &mut OsRng
+        )
+        .is_ok()
+    );
     // Prehash variants check the digest length.
     assert!(matches!(
-        pkcs1v15::sign_digest(key, HashAlg::Sha256, &[0; 20], &mut OsRng),
+        key.sign_prehashed(Pkcs1v15Sign::new(HashAlg::Sha256), &[0; 20], &mut OsRng),
         Err(Error::InvalidParameters(_))
     ));
     assert!(matches!(
-        pss::verify_digest(public, HashAlg::Sha256, HashAlg::Sha256, None, &[0; 33], &[0; 128]),
+        public.verify_prehashed(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: None
+            },
+            &[0; 33],
+            &[0; 128]
+        ),
         Err(Error::InvalidParameters(_))
     ));
 }
@@ -181,17 +305,55 @@ fn prehash_matches_message_api() {
     let key = &keys()[1];
     for hash in [HashAlg::Sha256, HashAlg::Sha3_512, HashAlg::Sha512_224] {
         let digest = hash.digest(b"prehashed");
-        let sig = pkcs1v15::sign_digest(key, hash, &digest, &mut OsRng).unwrap();
-        assert_eq!(sig, pkcs1v15::sign(key, hash, b"prehashed", &mut OsRng).unwrap());
-        assert_eq!(pkcs1v15::verify(key.public_key(), hash, b"prehashed", &sig), Ok(()));
-        assert_eq!(pkcs1v15::verify_digest(key.public_key(), hash, &digest, &sig), Ok(()));
-        let sig = pss::sign_digest(key, hash, hash, None, &digest, &mut OsRng).unwrap();
+        let sig = key
+            .sign_prehashed(Pkcs1v15Sign::new(hash), &digest, &mut OsRng)
+            .unwrap();
         assert_eq!(
-            pss::verify(key.public_key(), hash, hash, None, b"prehashed", &sig),
+            sig,
+            key.sign(Pkcs1v15Sign::new(hash), b"prehashed", &mut OsRng).unwrap()
+        );
+        assert_eq!(
+            key.public_key().verify(Pkcs1v15Sign::new(hash), b"prehashed", &sig),
             Ok(())
         );
         assert_eq!(
-            pss::verify_digest(key.public_key(), hash, hash, None, &digest, &sig),
+            key.public_key()
+                .verify_prehashed(Pkcs1v15Sign::new(hash), &digest, &sig),
+            Ok(())
+        );
+        let sig = key
+            .sign_prehashed(
+                Pss {
+                    hash,
+                    mgf_hash: hash,
+                    salt_len: None,
+                },
+                &digest,
+                &mut OsRng,
+            )
+            .unwrap();
+        assert_eq!(
+            key.public_key().verify(
+                Pss {
+                    hash,
+                    mgf_hash: hash,
+                    salt_len: None
+                },
+                b"prehashed",
+                &sig
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            key.public_key().verify_prehashed(
+                Pss {
+                    hash,
+                    mgf_hash: hash,
+                    salt_len: None
+                },
+                &digest,
+                &sig
+            ),
             Ok(())
         );
     }
@@ -237,14 +399,14 @@ proptest! {
         let (hash, mgf) = (OAEP_HASHES[h], OAEP_HASHES[g]);
         let max = key.public_key().size() - 2 * hash.output_len() - 2;
         let msg = &msg[..msg.len().min(max)];
-        let ct = oaep::encrypt(key.public_key(), hash, mgf, &label, msg, &mut OsRng).unwrap();
+        let ct = key.public_key().encrypt(Oaep { hash, mgf_hash: mgf, label: <[u8]>::to_vec(&label) }, msg, &mut OsRng).unwrap();
         prop_assert_eq!(ct.len(), key.public_key().size());
-        let pt = oaep::decrypt(key, hash, mgf, &label, &ct, &mut OsRng).unwrap();
+        let pt = key.decrypt(Oaep { hash, mgf_hash: mgf, label: <[u8]>::to_vec(&label) }, &ct, &mut OsRng).unwrap();
         prop_assert_eq!(&pt[..], msg);
         // Another label is the one decryption error.
         let mut other = label;
         other.push(1);
-        prop_assert_eq!(oaep::decrypt(key, hash, mgf, &other, &ct, &mut OsRng), Err(Error::Decryption));
+        prop_assert_eq!(key.decrypt(Oaep { hash, mgf_hash: mgf, label: <[u8]>::to_vec(&other) }, &ct, &mut OsRng), Err(Error::Decryption));
     }
 
     #[test]
@@ -254,8 +416,8 @@ proptest! {
     ) {
         let key = &keys()[key_idx];
         let msg = &msg[..msg.len().min(key.public_key().size() - 11)];
-        let ct = pkcs1v15::encrypt(key.public_key(), msg, &mut OsRng).unwrap();
-        let pt = pkcs1v15::decrypt(key, &ct, &mut OsRng).unwrap();
+        let ct = key.public_key().encrypt(Pkcs1v15Encrypt, msg, &mut OsRng).unwrap();
+        let pt = key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng).unwrap();
         prop_assert_eq!(&pt[..], msg);
         let pt = hazmat::pkcs1v15_decrypt_explicit(key, &ct, &mut OsRng).unwrap();
         prop_assert_eq!(&pt[..], msg);
@@ -271,14 +433,14 @@ proptest! {
         let hash = HashAlg::ALL[h];
         let public = key.public_key();
         // Every DigestInfo (at most 19 + 64 bytes) fits a 1024-bit key.
-        let sig = pkcs1v15::sign(key, hash, &msg, &mut OsRng).unwrap();
-        prop_assert_eq!(pkcs1v15::verify(public, hash, &msg, &sig), Ok(()));
+        let sig = key.sign(Pkcs1v15Sign::new(hash), &msg, &mut OsRng).unwrap();
+        prop_assert_eq!(public.verify(Pkcs1v15Sign::new(hash), &msg, &sig), Ok(()));
         let mut other = msg.clone();
         other.push(0);
-        prop_assert_eq!(pkcs1v15::verify(public, hash, &other, &sig), Err(Error::Verification));
+        prop_assert_eq!(public.verify(Pkcs1v15Sign::new(hash), &other, &sig), Err(Error::Verification));
         let mut bad = sig;
         bad[public.size() / 2] ^= 0x10;
-        prop_assert_eq!(pkcs1v15::verify(public, hash, &msg, &bad), Err(Error::Verification));
+        prop_assert_eq!(public.verify(Pkcs1v15Sign::new(hash), &msg, &bad), Err(Error::Verification));
     }
 
     #[test]
@@ -295,16 +457,16 @@ proptest! {
         let em_len = (public.bits() - 1).div_ceil(8);
         if em_len < hash.output_len() + s_len + 2 {
             // RFC 8017 §9.1.1 step 3: "encoding error".
-            prop_assert_eq!(pss::sign(key, hash, hash, salt, &msg, &mut OsRng), Err(Error::KeyTooSmall));
+            prop_assert_eq!(key.sign(Pss { hash, mgf_hash: hash, salt_len: salt }, &msg, &mut OsRng), Err(Error::KeyTooSmall));
             return Ok(());
         }
-        let sig = pss::sign(key, hash, hash, salt, &msg, &mut OsRng).unwrap();
-        prop_assert_eq!(pss::verify(public, hash, hash, Some(s_len), &msg, &sig), Ok(()));
-        prop_assert_eq!(pss::verify(public, hash, hash, None, &msg, &sig), Ok(()));
-        prop_assert_eq!(pss::verify(public, hash, hash, Some(s_len + 1), &msg, &sig), Err(Error::Verification));
+        let sig = key.sign(Pss { hash, mgf_hash: hash, salt_len: salt }, &msg, &mut OsRng).unwrap();
+        prop_assert_eq!(public.verify(Pss { hash, mgf_hash: hash, salt_len: Some(s_len) }, &msg, &sig), Ok(()));
+        prop_assert_eq!(public.verify(Pss { hash, mgf_hash: hash, salt_len: None }, &msg, &sig), Ok(()));
+        prop_assert_eq!(public.verify(Pss { hash, mgf_hash: hash, salt_len: Some(s_len + 1) }, &msg, &sig), Err(Error::Verification));
         let mut other = msg;
         other.push(0);
-        prop_assert_eq!(pss::verify(public, hash, hash, None, &other, &sig), Err(Error::Verification));
+        prop_assert_eq!(public.verify(Pss { hash, mgf_hash: hash, salt_len: None }, &other, &sig), Err(Error::Verification));
     }
 }
 
@@ -319,15 +481,15 @@ proptest! {
         let key = &keys()[key_idx];
         let k = key.public_key().size();
         prop_assert_eq!(
-            oaep::decrypt(key, HashAlg::Sha256, HashAlg::Sha256, b"", &ct, &mut OsRng),
+            key.decrypt(Oaep { hash: HashAlg::Sha256, mgf_hash: HashAlg::Sha256, label: <[u8]>::to_vec(b"") }, &ct, &mut OsRng),
             Err(Error::Decryption)
         );
         let well_formed = ct.len() == k && redc_rsa::Num::from_be_bytes(&ct) < *key.public_key().n();
-        let implicit = pkcs1v15::decrypt(key, &ct, &mut OsRng);
+        let implicit = key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng);
         if well_formed {
             let m = implicit.unwrap();
             prop_assert!(m.len() <= k - 11);
-            prop_assert_eq!(&pkcs1v15::decrypt(key, &ct, &mut OsRng).unwrap()[..], &m[..]);
+            prop_assert_eq!(&key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng).unwrap()[..], &m[..]);
         } else {
             prop_assert_eq!(implicit, Err(Error::Decryption));
         }
@@ -342,17 +504,17 @@ proptest! {
     ) {
         let key = &keys()[key_idx];
         let k = key.public_key().size();
-        let ct = oaep::encrypt(key.public_key(), HashAlg::Sha1, HashAlg::Sha1, b"", b"secret", &mut OsRng).unwrap();
+        let ct = key.public_key().encrypt(Oaep { hash: HashAlg::Sha1, mgf_hash: HashAlg::Sha1, label: <[u8]>::to_vec(b"") }, b"secret", &mut OsRng).unwrap();
         let cut = cut % k;
         let short = &ct[..cut];
         let mut long = ct.clone();
         long.insert(0, extra);
         for bad in [short, &long[..]] {
             prop_assert_eq!(
-                oaep::decrypt(key, HashAlg::Sha1, HashAlg::Sha1, b"", bad, &mut OsRng),
+                key.decrypt(Oaep { hash: HashAlg::Sha1, mgf_hash: HashAlg::Sha1, label: <[u8]>::to_vec(b"") }, bad, &mut OsRng),
                 Err(Error::Decryption)
             );
-            prop_assert_eq!(pkcs1v15::decrypt(key, bad, &mut OsRng), Err(Error::Decryption));
+            prop_assert_eq!(key.decrypt(Pkcs1v15Encrypt, bad, &mut OsRng), Err(Error::Decryption));
             prop_assert_eq!(hazmat::pkcs1v15_decrypt_explicit(key, bad, &mut OsRng), Err(Error::Decryption));
         }
     }
@@ -366,14 +528,14 @@ proptest! {
         let key = &keys()[key_idx];
         let public = key.public_key();
         let h = HashAlg::Sha256;
-        prop_assert_eq!(pkcs1v15::verify(public, h, b"m", &sig), Err(Error::Verification));
-        prop_assert_eq!(pss::verify(public, h, h, None, b"m", &sig), Err(Error::Verification));
-        prop_assert_eq!(pss::verify(public, h, h, Some(32), b"m", &sig), Err(Error::Verification));
-        let good = pss::sign(key, h, h, None, b"m", &mut OsRng).unwrap();
+        prop_assert_eq!(public.verify(Pkcs1v15Sign::new(h), b"m", &sig), Err(Error::Verification));
+        prop_assert_eq!(public.verify(Pss { hash: h, mgf_hash: h, salt_len: None }, b"m", &sig), Err(Error::Verification));
+        prop_assert_eq!(public.verify(Pss { hash: h, mgf_hash: h, salt_len: Some(32) }, b"m", &sig), Err(Error::Verification));
+        let good = key.sign(Pss { hash: h, mgf_hash: h, salt_len: None }, b"m", &mut OsRng).unwrap();
         let truncated = &good[..cut % good.len()];
-        prop_assert_eq!(pss::verify(public, h, h, None, b"m", truncated), Err(Error::Verification));
-        let good = pkcs1v15::sign(key, h, b"m", &mut OsRng).unwrap();
+        prop_assert_eq!(public.verify(Pss { hash: h, mgf_hash: h, salt_len: None }, b"m", truncated), Err(Error::Verification));
+        let good = key.sign(Pkcs1v15Sign::new(h), b"m", &mut OsRng).unwrap();
         let truncated = &good[..cut % good.len()];
-        prop_assert_eq!(pkcs1v15::verify(public, h, b"m", truncated), Err(Error::Verification));
+        prop_assert_eq!(public.verify(Pkcs1v15Sign::new(h), b"m", truncated), Err(Error::Verification));
     }
 }

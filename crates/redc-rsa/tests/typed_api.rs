@@ -1,6 +1,7 @@
-//! The typed scheme API (`padding`, `scheme`, `signer`) against the free
-//! functions it wraps, on the fixed 1024-bit test key: PKCS#1 v1.5
-//! signatures compared byte for byte (they are deterministic), PSS and
+//! The typed scheme API (`padding`, `scheme`, `signer`) on the fixed
+//! 1024-bit test key (the free functions it wraps are the crate's own
+//! now): PKCS#1 v1.5 signatures compared byte for byte (they are
+//! deterministic), PSS and
 //! the encryptions checked by the other side both ways, the batch forms
 //! against the single ones, digests against messages, wrong paddings
 //! refused, and the RustCrypto traits through generic code.
@@ -14,7 +15,7 @@ use redc_rsa::scheme::Batch;
 use redc_rsa::signature::hazmat::{PrehashSigner, PrehashVerifier, RandomizedPrehashSigner};
 use redc_rsa::signature::{Keypair, RandomizedSigner, SignatureEncoding, Signer, Verifier};
 use redc_rsa::signer::{Signature, SigningKey, VerifyingKey};
-use redc_rsa::{Error, HashAlg, RsaPrivateKey, oaep, pkcs1v15, pss};
+use redc_rsa::{Error, HashAlg, RsaPrivateKey};
 use scheme_support::K1024;
 use std::sync::OnceLock;
 
@@ -49,7 +50,7 @@ fn all_ok<T>(v: Vec<redc_rsa::Result<T>>) -> Vec<T> {
 fn pkcs1v15_signatures_equal_the_free_functions() {
     let (key, public) = (key(), key().public_key());
     for msg in MSGS {
-        let free = pkcs1v15::sign(key, SHA256, msg, &mut OsRng).unwrap();
+        let free = key.sign(Pkcs1v15Sign::new(SHA256), msg, &mut OsRng).unwrap();
         assert_eq!(key.sign(PKCS, msg, &mut OsRng).unwrap(), free);
         let digest = SHA256.digest(msg);
         assert_eq!(key.sign_prehashed(PKCS, &digest, &mut OsRng).unwrap(), free);
@@ -64,7 +65,7 @@ fn pkcs1v15_batches_equal_single_and_free() {
     let (key, public, engine) = (key(), key().public_key(), engine());
     let digests = digests(SHA256);
     let digests = slices(&digests);
-    let free = all_ok(pkcs1v15::sign_batch(&engine, key, SHA256, &MSGS, &mut OsRng));
+    let free = all_ok(key.sign_batch(&engine, Pkcs1v15Sign::new(SHA256), Batch::Messages(&MSGS), &mut OsRng));
     let by_msg = all_ok(key.sign_batch(&engine, PKCS, Batch::Messages(&MSGS), &mut OsRng));
     let by_digest = all_ok(key.sign_batch(&engine, PKCS, Batch::Digests(&digests), &mut OsRng));
     let single: Vec<Vec<u8>> = MSGS.iter().map(|m| key.sign(PKCS, m, &mut OsRng).unwrap()).collect();
@@ -96,12 +97,42 @@ fn pss_typed_and_free_verify_each_other() {
         let (h, g, s) = (pss.hash, pss.mgf_hash, pss.salt_len);
         for msg in MSGS {
             let typed = key.sign(pss, msg, &mut OsRng).unwrap();
-            pss::verify(public, h, g, s, msg, &typed).unwrap();
-            let free = pss::sign(key, h, g, s, msg, &mut OsRng).unwrap();
+            public
+                .verify(
+                    Pss {
+                        hash: h,
+                        mgf_hash: g,
+                        salt_len: s,
+                    },
+                    msg,
+                    &typed,
+                )
+                .unwrap();
+            let free = key
+                .sign(
+                    Pss {
+                        hash: h,
+                        mgf_hash: g,
+                        salt_len: s,
+                    },
+                    msg,
+                    &mut OsRng,
+                )
+                .unwrap();
             public.verify(pss, msg, &free).unwrap();
             let digest = h.digest(msg);
             let pre = key.sign_prehashed(pss, &digest, &mut OsRng).unwrap();
-            pss::verify_digest(public, h, g, s, &digest, &pre).unwrap();
+            public
+                .verify_prehashed(
+                    Pss {
+                        hash: h,
+                        mgf_hash: g,
+                        salt_len: s,
+                    },
+                    &digest,
+                    &pre,
+                )
+                .unwrap();
             public.verify_prehashed(pss, &digest, &free).unwrap();
             public.verify(pss, msg, &pre).unwrap();
             assert_eq!(public.verify(pss, b"other", &typed), Err(Error::Verification));
@@ -135,14 +166,32 @@ fn pss_batches_against_single_and_free() {
     let by_digest = all_ok(key.sign_batch(&engine, pss, Batch::Digests(&digests), &mut OsRng));
     for sigs in [slices(&by_msg), slices(&by_digest)] {
         let pairs: Vec<(&[u8], &[u8])> = MSGS.iter().copied().zip(sigs.iter().copied()).collect();
-        all_ok(pss::verify_batch(&engine, public, SHA256, SHA256, None, &pairs));
+        all_ok(public.verify_batch(
+            &engine,
+            Pss {
+                hash: SHA256,
+                mgf_hash: SHA256,
+                salt_len: None,
+            },
+            Batch::Messages(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
+            &pairs.iter().map(|p| p.1).collect::<Vec<_>>(),
+        ));
         all_ok(public.verify_batch(&engine, pss, Batch::Messages(&MSGS), &sigs));
         all_ok(public.verify_batch(&engine, pss, Batch::Digests(&digests), &sigs));
         for (msg, sig) in MSGS.iter().zip(&sigs) {
             public.verify(pss, msg, sig).unwrap();
         }
     }
-    let free = all_ok(pss::sign_batch(&engine, key, SHA256, SHA256, None, &MSGS, &mut OsRng));
+    let free = all_ok(key.sign_batch(
+        &engine,
+        Pss {
+            hash: SHA256,
+            mgf_hash: SHA256,
+            salt_len: None,
+        },
+        Batch::Messages(&MSGS),
+        &mut OsRng,
+    ));
     all_ok(public.verify_batch(&engine, pss, Batch::Messages(&MSGS), &slices(&free)));
     // A digest of the wrong length fails alone.
     let mut bad = digests.clone();
@@ -210,15 +259,34 @@ fn encryption_typed_and_free_each_other() {
     for msg in MSGS {
         let ct = public.encrypt(&oaep, msg, &mut OsRng).unwrap();
         assert_eq!(
-            &oaep::decrypt(key, SHA256, HashAlg::Sha1, b"label", &ct, &mut OsRng).unwrap()[..],
+            &key.decrypt(
+                Oaep {
+                    hash: SHA256,
+                    mgf_hash: HashAlg::Sha1,
+                    label: <[u8]>::to_vec(b"label")
+                },
+                &ct,
+                &mut OsRng
+            )
+            .unwrap()[..],
             msg
         );
-        let ct = oaep::encrypt(public, SHA256, HashAlg::Sha1, b"label", msg, &mut OsRng).unwrap();
+        let ct = public
+            .encrypt(
+                Oaep {
+                    hash: SHA256,
+                    mgf_hash: HashAlg::Sha1,
+                    label: <[u8]>::to_vec(b"label"),
+                },
+                msg,
+                &mut OsRng,
+            )
+            .unwrap();
         assert_eq!(&key.decrypt(&oaep, &ct, &mut OsRng).unwrap()[..], msg);
 
         let ct = public.encrypt(Pkcs1v15Encrypt, msg, &mut OsRng).unwrap();
-        assert_eq!(&pkcs1v15::decrypt(key, &ct, &mut OsRng).unwrap()[..], msg);
-        let ct = pkcs1v15::encrypt(public, msg, &mut OsRng).unwrap();
+        assert_eq!(&key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng).unwrap()[..], msg);
+        let ct = public.encrypt(Pkcs1v15Encrypt, msg, &mut OsRng).unwrap();
         assert_eq!(&key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng).unwrap()[..], msg);
     }
     // Too long for the key: the free function's error.
@@ -246,17 +314,24 @@ fn encryption_batches_against_single_and_free() {
             assert_eq!(&key.decrypt(padding, ct, &mut OsRng).unwrap()[..], msg);
         }
         let free = match padding {
-            EncryptionPadding::Oaep(p) => {
-                oaep::decrypt_batch(&engine, key, p.hash, p.mgf_hash, &p.label, &slices(&cts), &mut OsRng)
-            }
-            EncryptionPadding::Pkcs1v15(_) => pkcs1v15::decrypt_batch(&engine, key, &slices(&cts), &mut OsRng),
+            EncryptionPadding::Oaep(p) => key.decrypt_batch(
+                &engine,
+                Oaep {
+                    hash: p.hash,
+                    mgf_hash: p.mgf_hash,
+                    label: <[u8]>::to_vec(&p.label),
+                },
+                &slices(&cts),
+                &mut OsRng,
+            ),
+            EncryptionPadding::Pkcs1v15(_) => key.decrypt_batch(&engine, Pkcs1v15Encrypt, &slices(&cts), &mut OsRng),
         };
         for (p, msg) in free.into_iter().zip(MSGS) {
             assert_eq!(&p.unwrap()[..], msg);
         }
     }
     // The free batch's ciphertexts decrypt through the method.
-    let cts = all_ok(pkcs1v15::encrypt_batch(&engine, public, &MSGS, &mut OsRng));
+    let cts = all_ok(public.encrypt_batch(&engine, Pkcs1v15Encrypt, &MSGS, &mut OsRng));
     let plain = all_ok(key.decrypt_batch(&engine, Pkcs1v15Encrypt, &slices(&cts), &mut OsRng));
     assert!(plain.iter().zip(MSGS).all(|(p, m)| &p[..] == m));
 }
@@ -312,7 +387,10 @@ fn signature_traits_through_generic_code() {
 fn randomized_signer_uses_the_given_rng() {
     let signer = SigningKey::new(key().clone(), PKCS);
     let sig = signer.sign_with_rng(&mut ChaCha20Rng::seed_from_u64(1), b"m");
-    assert_eq!(sig.to_vec(), pkcs1v15::sign(key(), SHA256, b"m", &mut OsRng).unwrap());
+    assert_eq!(
+        sig.to_vec(),
+        key().sign(Pkcs1v15Sign::new(SHA256), b"m", &mut OsRng).unwrap()
+    );
     // PSS: the salt comes from the rng, so equal seeds give equal
     // signatures (the blinding does not change the result).
     let signer = SigningKey::new(key().clone(), Pss::new(SHA256));

@@ -19,8 +19,9 @@ mod scheme_support;
 mod wycheproof_support;
 
 use rand_core::OsRng;
+use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
 use redc_rsa::policy::SecurityLevel;
-use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, RsaPublicKey, hazmat, oaep, pkcs1v15, pss};
+use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, RsaPublicKey, hazmat};
 use scheme_support::{hex, key_from_ned, num, to_hex};
 use serde_json::Value;
 use wycheproof_support::{GroupRunner, Tally, field, tests};
@@ -114,11 +115,12 @@ fn run_oaep(group: &Value, t: &mut Tally) -> Result<(), String> {
     let key = private_key(group)?;
     let (hash, mgf) = (hash_of(group)?, mgf_hash_of(group)?);
     for tc in tests(group) {
-        let r = oaep::decrypt(
-            &key,
-            hash,
-            mgf,
-            &hex(field(tc, "label")),
+        let r = key.decrypt(
+            Oaep {
+                hash,
+                mgf_hash: mgf,
+                label: <[u8]>::to_vec(&hex(field(tc, "label"))),
+            },
             &hex(field(tc, "ct")),
             &mut OsRng,
         );
@@ -156,7 +158,7 @@ fn run_pkcs1_decrypt(group: &Value, t: &mut Tally) -> Result<(), String> {
             );
         }
         let ok = matches!(&explicit, Ok(m) if m[..] == msg[..]);
-        let implicit = pkcs1v15::decrypt(&key, &ct, &mut OsRng);
+        let implicit = key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng);
         let well_formed = ct.len() == k && Num::from_be_bytes(&ct) < *key.public_key().n();
         if ok {
             assert!(
@@ -165,7 +167,7 @@ fn run_pkcs1_decrypt(group: &Value, t: &mut Tally) -> Result<(), String> {
                 tc["tcId"]
             );
         } else if well_formed {
-            let again = pkcs1v15::decrypt(&key, &ct, &mut OsRng);
+            let again = key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng);
             match (&implicit, &again) {
                 (Ok(a), Ok(b)) => assert_eq!(
                     a[..],
@@ -193,7 +195,7 @@ fn run_pkcs1_generate(group: &Value, t: &mut Tally) -> Result<(), String> {
     let key = private_key(group)?;
     let hash = hash_of(group)?;
     for tc in tests(group) {
-        let r = pkcs1v15::sign(&key, hash, &hex(field(tc, "msg")), &mut OsRng);
+        let r = key.sign(Pkcs1v15Sign::new(hash), &hex(field(tc, "msg")), &mut OsRng);
         let expected = hex(field(tc, "sig"));
         let ok = matches!(&r, Ok(s) if *s == expected);
         let why = match &r {
@@ -210,7 +212,7 @@ fn run_pkcs1_verify(group: &Value, t: &mut Tally) -> Result<(), String> {
     let key = public_key(group)?;
     let hash = hash_of(group)?;
     for tc in tests(group) {
-        let r = pkcs1v15::verify(&key, hash, &hex(field(tc, "msg")), &hex(field(tc, "sig")));
+        let r = key.verify(Pkcs1v15Sign::new(hash), &hex(field(tc, "msg")), &hex(field(tc, "sig")));
         t.record(tc, r.is_ok(), &err_text(&r));
     }
     Ok(())
@@ -223,11 +225,12 @@ fn run_pss_verify(group: &Value, t: &mut Tally) -> Result<(), String> {
     let (hash, mgf) = (hash_of(group)?, mgf_hash_of(group)?);
     let salt_len = group["sLen"].as_u64().ok_or("no sLen")? as usize;
     for tc in tests(group) {
-        let r = pss::verify(
-            &key,
-            hash,
-            mgf,
-            Some(salt_len),
+        let r = key.verify(
+            Pss {
+                hash,
+                mgf_hash: mgf,
+                salt_len: Some(salt_len),
+            },
             &hex(field(tc, "msg")),
             &hex(field(tc, "sig")),
         );

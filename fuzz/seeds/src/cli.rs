@@ -2,6 +2,7 @@
 //! batch inputs.
 
 use super::*;
+use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
 
 pub(super) fn numbers(c: &mut Corpus) {
     let n = key_wycheproof().public_key().n();
@@ -114,10 +115,30 @@ pub(super) fn batch_lines(c: &mut Corpus) {
     // RSA: [command] lines; 6-10 private ops, 11-15 public ops; bits 5-6 the hash (0: sha256).
     let hexline = |name: &str, b: &[u8]| line(json!({ name: to_hex(b) }));
     let msg = b"batch message";
-    let ct_oaep = oaep::encrypt(public, HashAlg::Sha256, HashAlg::Sha256, &[], msg, &mut rng(1)).unwrap();
-    let ct_v15 = pkcs1v15::encrypt(public, msg, &mut rng(2)).unwrap();
-    let sig_pss = pss::sign(key, HashAlg::Sha256, HashAlg::Sha256, None, msg, &mut rng(3)).unwrap();
-    let sig_v15 = pkcs1v15::sign(key, HashAlg::Sha256, msg, &mut rng(4)).unwrap();
+    let ct_oaep = public
+        .encrypt(
+            Oaep {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                label: <[u8]>::to_vec(&[]),
+            },
+            msg,
+            &mut rng(1),
+        )
+        .unwrap();
+    let ct_v15 = public.encrypt(Pkcs1v15Encrypt, msg, &mut rng(2)).unwrap();
+    let sig_pss = key
+        .sign(
+            Pss {
+                hash: HashAlg::Sha256,
+                mgf_hash: HashAlg::Sha256,
+                salt_len: None,
+            },
+            msg,
+            &mut rng(3),
+        )
+        .unwrap();
+    let sig_v15 = key.sign(Pkcs1v15Sign::new(HashAlg::Sha256), msg, &mut rng(4)).unwrap();
     let raw = hazmat::raw_public(public, &[7; 32]).unwrap();
     let bad = [
         line(json!({"in": "0"})),
@@ -157,7 +178,17 @@ pub(super) fn batch_lines(c: &mut Corpus) {
             [&[command][..], lines.as_bytes()].concat(),
         );
     }
-    let shake = pss::sign(key, HashAlg::Shake256, HashAlg::Shake256, Some(16), msg, &mut rng(5)).unwrap();
+    let shake = key
+        .sign(
+            Pss {
+                hash: HashAlg::Shake256,
+                mgf_hash: HashAlg::Shake256,
+                salt_len: Some(16),
+            },
+            msg,
+            &mut rng(5),
+        )
+        .unwrap();
     c.add(
         "batch_jsonl",
         "rsa-pss-shake256",

@@ -9,7 +9,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use redc_fuzz::{KEY_1024_PEM, KEY_WYCHEPROOF_PEM, PASSWORD, key_1024, key_wycheproof};
-use redc_rsa::{HashAlg, Pbes2Kdf, RsaPrivateKey, RsaPublicKey, envelope, hazmat, oaep, pkcs1v15, pss};
+use redc_rsa::{HashAlg, Pbes2Kdf, RsaPrivateKey, RsaPublicKey, envelope, hazmat, oaep, pss};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

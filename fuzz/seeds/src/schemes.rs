@@ -2,6 +2,7 @@
 //! made by the library with seeded generators.
 
 use super::*;
+use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
 
 pub(super) fn signatures(c: &mut Corpus) {
     let key = key_1024();
@@ -10,7 +11,15 @@ pub(super) fn signatures(c: &mut Corpus) {
     for (i, h) in HashAlg::ALL.into_iter().enumerate() {
         let msg = format!("message {i}").into_bytes();
         // PSS under the 1024-bit key (mode 0), salt = hLen and any.
-        if let Ok(sig) = pss::sign(key, h, h, None, &msg, &mut rng(i as u64)) {
+        if let Ok(sig) = key.sign(
+            Pss {
+                hash: h,
+                mgf_hash: h,
+                salt_len: None,
+            },
+            &msg,
+            &mut rng(i as u64),
+        ) {
             for salt in [h.output_len() as u8, 0xff] {
                 let mut s = vec![0, hash_index(h), 0x80, salt, 0, 0];
                 s.extend(u16be(msg.len()));
@@ -36,7 +45,7 @@ pub(super) fn signatures(c: &mut Corpus) {
             }
         }
         // PKCS#1 v1.5 under the 1024-bit key (mode 0).
-        if let Ok(sig) = pkcs1v15::sign(key, h, &msg, &mut rng(100 + i as u64)) {
+        if let Ok(sig) = key.sign(Pkcs1v15Sign::new(h), &msg, &mut rng(100 + i as u64)) {
             let mut s = vec![0, hash_index(h)];
             s.extend(u16be(k));
             s.extend(u16be(msg.len()));
@@ -46,7 +55,17 @@ pub(super) fn signatures(c: &mut Corpus) {
         }
     }
     // A PSS pair of unlike hashes, and SHAKE with an MGF1 (refused).
-    let sig = pss::sign(key, HashAlg::Sha512, HashAlg::Sha1, Some(0), b"m", &mut rng(200)).unwrap();
+    let sig = key
+        .sign(
+            Pss {
+                hash: HashAlg::Sha512,
+                mgf_hash: HashAlg::Sha1,
+                salt_len: Some(0),
+            },
+            b"m",
+            &mut rng(200),
+        )
+        .unwrap();
     let mut s = vec![
         0,
         hash_index(HashAlg::Sha512),
@@ -87,7 +106,17 @@ pub(super) fn decryption(c: &mut Corpus) {
             };
             for len in [0, 1, max] {
                 let msg = vec![0x5a; len];
-                let ct = oaep::encrypt(public, h, g, label, &msg, &mut rng(i as u64)).unwrap();
+                let ct = public
+                    .encrypt(
+                        Oaep {
+                            hash: h,
+                            mgf_hash: g,
+                            label: <[u8]>::to_vec(label),
+                        },
+                        &msg,
+                        &mut rng(i as u64),
+                    )
+                    .unwrap();
                 let mut s = vec![sel, hash_index(h), hash_index(g), label.len() as u8];
                 s.extend(label);
                 s.extend(&ct);
@@ -106,7 +135,9 @@ pub(super) fn decryption(c: &mut Corpus) {
         }
         // PKCS#1 v1.5 ciphertexts (mode: key) and encoded messages (mode | 2).
         for len in [0, 1, 16, k - 11] {
-            let ct = pkcs1v15::encrypt(public, &vec![0xa5; len], &mut rng(len as u64)).unwrap();
+            let ct = public
+                .encrypt(Pkcs1v15Encrypt, &vec![0xa5; len], &mut rng(len as u64))
+                .unwrap();
             let mut s = vec![sel];
             s.extend(&ct);
             c.add("decrypt_pkcs1v15", format!("{tag}-{len}"), s);
@@ -180,7 +211,17 @@ pub(super) fn envelopes(c: &mut Corpus) {
     let public = key_1024().public_key().clone();
     for (chunk, len) in [(16, 40), (1 << 16, 0)] {
         let data = vec![0x42u8; len];
-        let wrap = |k: &[u8; 32]| oaep::encrypt(&public, HashAlg::Sha256, HashAlg::Sha256, &[], k, &mut rng(9));
+        let wrap = |k: &[u8; 32]| {
+            public.encrypt(
+                Oaep {
+                    hash: HashAlg::Sha256,
+                    mgf_hash: HashAlg::Sha256,
+                    label: <[u8]>::to_vec(&[]),
+                },
+                k,
+                &mut rng(9),
+            )
+        };
         let mut out = vec![1u8];
         envelope::seal_with_chunk_size(&data[..], &mut out, wrap, &mut rng(len as u64), &mut |_| {}, chunk).unwrap();
         c.add("envelope_open", format!("oaep-{chunk}-{len}"), out);

@@ -14,22 +14,29 @@ use rand_core::CryptoRngCore;
 use std::io::{Read, Write};
 
 /// Why a stream could not be encrypted or decrypted block by block.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RawBlocksError {
     /// The input could not be read.
+    #[error("cannot read the input: {0}")]
     Read(std::io::Error),
     /// The output could not be written.
+    #[error("cannot write the output: {0}")]
     Write(std::io::Error),
     /// The RSA operation on a block failed.
+    #[error(transparent)]
     Rsa(Error),
     /// The input is shorter than its 8-byte length.
+    #[error("not a raw-blocks stream (shorter than its 8-byte length)")]
     NoLength,
     /// The input ends inside a block or before its last block.
+    #[error("the raw-blocks stream is truncated")]
     Truncated,
     /// A block decrypts to a number longer than its share of the
     /// plaintext (this many bytes): the wrong key, or a corrupted file.
+    #[error("a block does not decrypt to {0} bytes (wrong key or corrupted stream)")]
     BadBlock(usize),
     /// The input goes on after its last block.
+    #[error("the raw-blocks stream has bytes after its last block")]
     TrailingBytes,
 }
 
