@@ -1,13 +1,16 @@
 //! The typed scheme API (`padding`, `scheme`, `signer`) on the fixed
-//! 1024-bit test key (the free functions it wraps are the crate's own
-//! now): PKCS#1 v1.5 signatures compared byte for byte (they are
-//! deterministic), PSS and
-//! the encryptions checked by the other side both ways, the batch forms
-//! against the single ones, digests against messages, wrong paddings
-//! refused, and the RustCrypto traits through generic code.
+//! 1024-bit test key, against an oracle outside it: the public operation
+//! in num-bigint and the RFC 8017 encodings (`emsa_encode`,
+//! `emsa_pss_verify`, `eme_encode`). PKCS#1 v1.5 signatures equal
+//! `EMSA-PKCS1-v1_5(M)^d` byte for byte; PSS signatures raised to `e`
+//! pass EMSA-PSS-VERIFY; ciphertexts made by num-bigint from
+//! EME-OAEP and EME-PKCS1-v1_5 blocks decrypt; the batch forms equal the
+//! single ones, digests equal messages, wrong paddings are refused, and
+//! the RustCrypto traits work through generic code.
 
 mod scheme_support;
 
+use num_bigint::BigUint;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, SeedableRng};
 use redc_rsa::padding::{EncryptionPadding, Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss, SignaturePadding};
@@ -15,7 +18,7 @@ use redc_rsa::scheme::Batch;
 use redc_rsa::signature::hazmat::{PrehashSigner, PrehashVerifier, RandomizedPrehashSigner};
 use redc_rsa::signature::{Keypair, RandomizedSigner, SignatureEncoding, Signer, Verifier};
 use redc_rsa::signer::{Signature, SigningKey, VerifyingKey};
-use redc_rsa::{Error, HashAlg, RsaPrivateKey};
+use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, RsaPublicKey, oaep, pkcs1v15, pss};
 use scheme_support::K1024;
 use std::sync::OnceLock;
 
@@ -42,37 +45,85 @@ fn slices(v: &[Vec<u8>]) -> Vec<&[u8]> {
     v.iter().map(Vec::as_slice).collect()
 }
 
+fn big(x: &Num) -> BigUint {
+    BigUint::from_bytes_be(&x.to_be_bytes())
+}
+
+/// `x^e mod n` in num-bigint, as `k` bytes.
+fn public_op(public: &RsaPublicKey, x: &[u8]) -> Vec<u8> {
+    let y = BigUint::from_bytes_be(x).modpow(&big(public.e()), &big(public.n()));
+    let bytes = y.to_bytes_be();
+    let mut out = vec![0; public.size() - bytes.len()];
+    out.extend_from_slice(&bytes);
+    out
+}
+
+/// The PKCS#1 v1.5 signature of `msg` by the oracle's rule: the one
+/// value whose `e`-th power is EMSA-PKCS1-v1_5 of the message.
+fn pkcs1v15_holds(public: &RsaPublicKey, hash: HashAlg, msg: &[u8], sig: &[u8]) -> bool {
+    let em = pkcs1v15::emsa_encode(hash, &hash.digest(msg), public.size()).unwrap();
+    sig.len() == public.size() && public_op(public, sig) == em
+}
+
+/// A PSS signature by the oracle: `sig^e` passes EMSA-PSS-VERIFY.
+fn pss_holds(public: &RsaPublicKey, p: Pss, msg: &[u8], sig: &[u8]) -> bool {
+    let em_bits = public.bits() - 1;
+    let em = public_op(public, sig);
+    let em = &em[em.len() - em_bits.div_ceil(8)..];
+    pss::emsa_pss_verify(p.hash, p.mgf_hash, &p.hash.digest(msg), em, em_bits, p.salt_len).is_ok()
+}
+
+/// An OAEP ciphertext made by the oracle: EME-OAEP, then `^e` in num-bigint.
+fn oaep_ciphertext(public: &RsaPublicKey, p: &Oaep, msg: &[u8]) -> Vec<u8> {
+    let em = oaep::eme_encode(p.hash, p.mgf_hash, &p.label, msg, public.size(), &mut OsRng).unwrap();
+    public_op(public, &em)
+}
+
+/// A PKCS#1 v1.5 ciphertext made by the oracle: 00 02 PS 00 M (RFC 8017
+/// §7.2.1, PS eight or more nonzero bytes), then `^e` in num-bigint.
+fn pkcs1v15_ciphertext(public: &RsaPublicKey, msg: &[u8]) -> Vec<u8> {
+    let ps_len = public.size() - msg.len() - 3;
+    let mut em = vec![0, 2];
+    em.extend((0..ps_len).map(|i| 1 + (i % 255) as u8));
+    em.push(0);
+    em.extend_from_slice(msg);
+    public_op(public, &em)
+}
+
 fn all_ok<T>(v: Vec<redc_rsa::Result<T>>) -> Vec<T> {
     v.into_iter().map(|r| r.unwrap()).collect()
 }
 
 #[test]
-fn pkcs1v15_signatures_equal_the_free_functions() {
+fn pkcs1v15_signatures_equal_the_oracle() {
     let (key, public) = (key(), key().public_key());
     for msg in MSGS {
-        let free = key.sign(Pkcs1v15Sign::new(SHA256), msg, &mut OsRng).unwrap();
-        assert_eq!(key.sign(PKCS, msg, &mut OsRng).unwrap(), free);
+        let sig = key.sign(PKCS, msg, &mut OsRng).unwrap();
+        assert!(pkcs1v15_holds(public, SHA256, msg, &sig));
         let digest = SHA256.digest(msg);
-        assert_eq!(key.sign_prehashed(PKCS, &digest, &mut OsRng).unwrap(), free);
-        public.verify(PKCS, msg, &free).unwrap();
-        public.verify_prehashed(PKCS, &digest, &free).unwrap();
-        assert_eq!(public.verify(PKCS, b"other", &free), Err(Error::Verification));
+        assert_eq!(key.sign_prehashed(PKCS, &digest, &mut OsRng).unwrap(), sig);
+        public.verify(PKCS, msg, &sig).unwrap();
+        public.verify_prehashed(PKCS, &digest, &sig).unwrap();
+        assert_eq!(public.verify(PKCS, b"other", &sig), Err(Error::Verification));
     }
 }
 
 #[test]
-fn pkcs1v15_batches_equal_single_and_free() {
+fn pkcs1v15_batches_equal_single_and_oracle() {
     let (key, public, engine) = (key(), key().public_key(), engine());
     let digests = digests(SHA256);
     let digests = slices(&digests);
-    let free = all_ok(key.sign_batch(&engine, Pkcs1v15Sign::new(SHA256), Batch::Messages(&MSGS), &mut OsRng));
     let by_msg = all_ok(key.sign_batch(&engine, PKCS, Batch::Messages(&MSGS), &mut OsRng));
     let by_digest = all_ok(key.sign_batch(&engine, PKCS, Batch::Digests(&digests), &mut OsRng));
     let single: Vec<Vec<u8>> = MSGS.iter().map(|m| key.sign(PKCS, m, &mut OsRng).unwrap()).collect();
-    assert_eq!(by_msg, free);
-    assert_eq!(by_digest, free);
-    assert_eq!(single, free);
-    let sigs = slices(&free);
+    assert!(
+        MSGS.iter()
+            .zip(&by_msg)
+            .all(|(m, s)| pkcs1v15_holds(public, SHA256, m, s))
+    );
+    assert_eq!(by_digest, by_msg);
+    assert_eq!(single, by_msg);
+    let sigs = slices(&by_msg);
     all_ok(public.verify_batch(&engine, PKCS, Batch::Messages(&MSGS), &sigs));
     all_ok(public.verify_batch(&engine, PKCS, Batch::Digests(&digests), &sigs));
     // One signature swapped: that item alone fails.
@@ -86,7 +137,7 @@ fn pkcs1v15_batches_equal_single_and_free() {
 }
 
 #[test]
-fn pss_typed_and_free_verify_each_other() {
+fn pss_signatures_pass_the_oracle() {
     let (key, public) = (key(), key().public_key());
     for pss in [
         Pss::new(SHA256),
@@ -94,48 +145,17 @@ fn pss_typed_and_free_verify_each_other() {
         Pss::new(SHA256).with_salt_len(0),
         Pss::new(HashAlg::Shake128),
     ] {
-        let (h, g, s) = (pss.hash, pss.mgf_hash, pss.salt_len);
         for msg in MSGS {
-            let typed = key.sign(pss, msg, &mut OsRng).unwrap();
-            public
-                .verify(
-                    Pss {
-                        hash: h,
-                        mgf_hash: g,
-                        salt_len: s,
-                    },
-                    msg,
-                    &typed,
-                )
-                .unwrap();
-            let free = key
-                .sign(
-                    Pss {
-                        hash: h,
-                        mgf_hash: g,
-                        salt_len: s,
-                    },
-                    msg,
-                    &mut OsRng,
-                )
-                .unwrap();
-            public.verify(pss, msg, &free).unwrap();
-            let digest = h.digest(msg);
+            let sig = key.sign(pss, msg, &mut OsRng).unwrap();
+            assert!(pss_holds(public, pss, msg, &sig));
+            public.verify(pss, msg, &sig).unwrap();
+            let digest = pss.hash.digest(msg);
             let pre = key.sign_prehashed(pss, &digest, &mut OsRng).unwrap();
-            public
-                .verify_prehashed(
-                    Pss {
-                        hash: h,
-                        mgf_hash: g,
-                        salt_len: s,
-                    },
-                    &digest,
-                    &pre,
-                )
-                .unwrap();
-            public.verify_prehashed(pss, &digest, &free).unwrap();
-            public.verify(pss, msg, &pre).unwrap();
-            assert_eq!(public.verify(pss, b"other", &typed), Err(Error::Verification));
+            assert!(pss_holds(public, pss, msg, &pre));
+            public.verify_prehashed(pss, &digest, &pre).unwrap();
+            public.verify_prehashed(pss, &digest, &sig).unwrap();
+            assert!(!pss_holds(public, pss, b"other", &sig));
+            assert_eq!(public.verify(pss, b"other", &sig), Err(Error::Verification));
         }
     }
 }
@@ -157,7 +177,7 @@ fn pss_salt_lengths() {
 }
 
 #[test]
-fn pss_batches_against_single_and_free() {
+fn pss_batches_against_single_and_oracle() {
     let (key, public, engine) = (key(), key().public_key(), engine());
     let pss = Pss::new(SHA256);
     let digests = digests(SHA256);
@@ -165,34 +185,13 @@ fn pss_batches_against_single_and_free() {
     let by_msg = all_ok(key.sign_batch(&engine, pss, Batch::Messages(&MSGS), &mut OsRng));
     let by_digest = all_ok(key.sign_batch(&engine, pss, Batch::Digests(&digests), &mut OsRng));
     for sigs in [slices(&by_msg), slices(&by_digest)] {
-        let pairs: Vec<(&[u8], &[u8])> = MSGS.iter().copied().zip(sigs.iter().copied()).collect();
-        all_ok(public.verify_batch(
-            &engine,
-            Pss {
-                hash: SHA256,
-                mgf_hash: SHA256,
-                salt_len: None,
-            },
-            Batch::Messages(&pairs.iter().map(|p| p.0).collect::<Vec<_>>()),
-            &pairs.iter().map(|p| p.1).collect::<Vec<_>>(),
-        ));
+        assert!(MSGS.iter().zip(&sigs).all(|(m, s)| pss_holds(public, pss, m, s)));
         all_ok(public.verify_batch(&engine, pss, Batch::Messages(&MSGS), &sigs));
         all_ok(public.verify_batch(&engine, pss, Batch::Digests(&digests), &sigs));
         for (msg, sig) in MSGS.iter().zip(&sigs) {
             public.verify(pss, msg, sig).unwrap();
         }
     }
-    let free = all_ok(key.sign_batch(
-        &engine,
-        Pss {
-            hash: SHA256,
-            mgf_hash: SHA256,
-            salt_len: None,
-        },
-        Batch::Messages(&MSGS),
-        &mut OsRng,
-    ));
-    all_ok(public.verify_batch(&engine, pss, Batch::Messages(&MSGS), &slices(&free)));
     // A digest of the wrong length fails alone.
     let mut bad = digests.clone();
     bad[1] = &bad[1][..31];
@@ -253,43 +252,21 @@ fn wrong_padding_fails() {
 }
 
 #[test]
-fn encryption_typed_and_free_each_other() {
+fn encryption_against_the_oracle() {
     let (key, public) = (key(), key().public_key());
     let oaep = Oaep::new(SHA256).with_mgf_hash(HashAlg::Sha1).with_label(&b"label"[..]);
     for msg in MSGS {
+        let ct = oaep_ciphertext(public, &oaep, msg);
+        assert_eq!(&key.decrypt(&oaep, &ct, &mut OsRng).unwrap()[..], msg);
         let ct = public.encrypt(&oaep, msg, &mut OsRng).unwrap();
-        assert_eq!(
-            &key.decrypt(
-                Oaep {
-                    hash: SHA256,
-                    mgf_hash: HashAlg::Sha1,
-                    label: <[u8]>::to_vec(b"label")
-                },
-                &ct,
-                &mut OsRng
-            )
-            .unwrap()[..],
-            msg
-        );
-        let ct = public
-            .encrypt(
-                Oaep {
-                    hash: SHA256,
-                    mgf_hash: HashAlg::Sha1,
-                    label: <[u8]>::to_vec(b"label"),
-                },
-                msg,
-                &mut OsRng,
-            )
-            .unwrap();
         assert_eq!(&key.decrypt(&oaep, &ct, &mut OsRng).unwrap()[..], msg);
 
-        let ct = public.encrypt(Pkcs1v15Encrypt, msg, &mut OsRng).unwrap();
+        let ct = pkcs1v15_ciphertext(public, msg);
         assert_eq!(&key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng).unwrap()[..], msg);
         let ct = public.encrypt(Pkcs1v15Encrypt, msg, &mut OsRng).unwrap();
         assert_eq!(&key.decrypt(Pkcs1v15Encrypt, &ct, &mut OsRng).unwrap()[..], msg);
     }
-    // Too long for the key: the free function's error.
+    // Too long for the key.
     let long = vec![0u8; public.size()];
     assert!(matches!(
         public.encrypt(Pkcs1v15Encrypt, &long, &mut OsRng),
@@ -298,9 +275,10 @@ fn encryption_typed_and_free_each_other() {
 }
 
 #[test]
-fn encryption_batches_against_single_and_free() {
+fn encryption_batches_against_single_and_oracle() {
     let (key, public, engine) = (key(), key().public_key(), engine());
-    let paddings: [EncryptionPadding; 2] = [Oaep::new(SHA256).with_label(&b"x"[..]).into(), Pkcs1v15Encrypt.into()];
+    let oaep = Oaep::new(SHA256).with_label(&b"x"[..]);
+    let paddings: [EncryptionPadding; 2] = [oaep.into(), Pkcs1v15Encrypt.into()];
     let long = vec![7u8; public.size()];
     let mut msgs = MSGS.to_vec();
     msgs.push(&long);
@@ -313,27 +291,17 @@ fn encryption_batches_against_single_and_free() {
             assert_eq!(&p.unwrap()[..], msg);
             assert_eq!(&key.decrypt(padding, ct, &mut OsRng).unwrap()[..], msg);
         }
-        let free = match padding {
-            EncryptionPadding::Oaep(p) => key.decrypt_batch(
-                &engine,
-                Oaep {
-                    hash: p.hash,
-                    mgf_hash: p.mgf_hash,
-                    label: <[u8]>::to_vec(&p.label),
-                },
-                &slices(&cts),
-                &mut OsRng,
-            ),
-            EncryptionPadding::Pkcs1v15(_) => key.decrypt_batch(&engine, Pkcs1v15Encrypt, &slices(&cts), &mut OsRng),
-        };
-        for (p, msg) in free.into_iter().zip(MSGS) {
-            assert_eq!(&p.unwrap()[..], msg);
-        }
+        // Ciphertexts the oracle made decrypt in one batch.
+        let oracle: Vec<Vec<u8>> = MSGS
+            .iter()
+            .map(|m| match padding {
+                EncryptionPadding::Oaep(p) => oaep_ciphertext(public, p, m),
+                EncryptionPadding::Pkcs1v15(_) => pkcs1v15_ciphertext(public, m),
+            })
+            .collect();
+        let plain = all_ok(key.decrypt_batch(&engine, padding, &slices(&oracle), &mut OsRng));
+        assert!(plain.iter().zip(MSGS).all(|(p, m)| &p[..] == m));
     }
-    // The free batch's ciphertexts decrypt through the method.
-    let cts = all_ok(public.encrypt_batch(&engine, Pkcs1v15Encrypt, &MSGS, &mut OsRng));
-    let plain = all_ok(key.decrypt_batch(&engine, Pkcs1v15Encrypt, &slices(&cts), &mut OsRng));
-    assert!(plain.iter().zip(MSGS).all(|(p, m)| &p[..] == m));
 }
 
 /// Generic code written against the traits, as for the `rsa` crate.
@@ -355,7 +323,7 @@ fn signature_traits_through_generic_code() {
         let sig = sign_with(&signer, b"trait");
         assert!(verify_with(&verifier, b"trait", &sig));
         assert!(!verify_with(&verifier, b"other", &sig));
-        // The free function and the method accept the trait's signature.
+        // The method accepts the trait's signature.
         key().public_key().verify(padding, b"trait", sig.as_ref()).unwrap();
         // Trait objects.
         let dyn_signer: &dyn Signer<Signature> = &signer;
