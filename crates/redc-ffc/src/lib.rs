@@ -48,7 +48,7 @@ pub use redc_rsa::{OsRng, rand_core};
 /// `level`'s check of a prime of `bits` bits for `what` (a new signature
 /// or shared secret, `redc_rsa::policy`), as this crate's error.
 pub(crate) fn check_level(level: SecurityLevel, what: &str, bits: usize) -> Result<()> {
-    level.check_ffc(what, bits).map_err(|e| match e {
+    level.check_ffc(what, bits).map_err(|e| match redc_rsa::Error::from(e) {
         redc_rsa::Error::Policy(why) => Error::Policy(why),
         other => Error::Policy(other.to_string()),
     })

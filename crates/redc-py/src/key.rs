@@ -14,7 +14,7 @@ use redc_rsa::{AnyKey, Num, RsaPrivateKey, RsaPublicKey, keygen};
 /// `security_level`.
 fn level_of(level: Option<u8>) -> PyResult<SecurityLevel> {
     level.map_or(Ok(SecurityLevel::DEFAULT), |n| {
-        SecurityLevel::new(n).map_err(|e| rsa_err("security_level", &e))
+        SecurityLevel::new(n).map_err(|e| rsa_err("security_level", &e.into()))
     })
 }
 
@@ -104,7 +104,7 @@ impl Key {
 
     /// The same key at security level `level`.
     fn with_security_level(&self, level: u8) -> PyResult<Key> {
-        let level = SecurityLevel::new(level).map_err(|e| rsa_err("security_level", &e))?;
+        let level = SecurityLevel::new(level).map_err(|e| rsa_err("security_level", &e.into()))?;
         Ok(Key {
             inner: at(self.inner.clone(), level),
         })

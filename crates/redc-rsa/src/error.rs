@@ -84,3 +84,16 @@ pub enum Error {
 
 /// `Result` with [`Error`].
 pub type Result<T> = core::result::Result<T, Error>;
+
+/// The shared layer's errors ([`redc_pki::Error`]) as the variants of the
+/// same names, which read the same.
+impl From<redc_pki::Error> for Error {
+    fn from(e: redc_pki::Error) -> Self {
+        match e {
+            redc_pki::Error::InvalidParameters(why) => Self::InvalidParameters(why),
+            redc_pki::Error::Policy(why) => Self::Policy(why),
+            redc_pki::Error::UnsupportedHash(hash, by) => Self::UnsupportedHash(hash, by),
+            redc_pki::Error::Encoding(why) => Self::Encoding(why),
+        }
+    }
+}

@@ -461,6 +461,7 @@ impl RsaPrivateKey {
         self.public
             .level
             .check_rsa_private(self.public.n.bits(), 2 + self.crt.others.len())
+            .map_err(Error::from)
     }
 
     /// The private exponent `d`, in `n`'s digit count.

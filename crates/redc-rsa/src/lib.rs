@@ -72,7 +72,6 @@ pub mod encoding;
 pub mod envelope;
 pub mod error;
 pub mod fault;
-pub mod hash;
 pub mod hazmat;
 pub mod key;
 pub mod keygen;
@@ -81,7 +80,6 @@ pub mod oaep;
 pub mod padding;
 mod pbes2_params;
 pub mod pkcs1v15;
-pub mod policy;
 pub mod primitive;
 pub mod pss;
 pub mod pss_key;
@@ -90,18 +88,19 @@ pub mod scheme;
 pub mod signature_shape;
 pub mod signer;
 mod tail;
-pub mod unreadable;
 pub mod weak;
 
 pub use encoding::{AnyKey, Pbes2Kdf, read_key, read_private_key, read_public_key};
 pub use error::{Error, Result};
-pub use hash::HashAlg;
 pub use key::{RsaPrivateKey, RsaPublicKey};
 pub use primitive::{rsa_private_batch, rsa_public_batch};
 /// The `rand_core` (0.6, as RustCrypto's `signature` 2 traits) whose
 /// `CryptoRngCore` redc's functions take, and its operating-system
 /// generator: a user need not pick the version.
 pub use rand_core::{self, OsRng};
+/// The hashes, the security levels and the naming of unreadable key files,
+/// shared with redc-ffc ([`redc_pki`]), under their paths of this crate.
+pub use redc_pki::{HashAlg, hash, policy, unreadable};
 /// RustCrypto's `signature` (2.x) whose traits [`signer::SigningKey`] and
 /// [`signer::VerifyingKey`] implement: a user need not pick the version.
 pub use signature;

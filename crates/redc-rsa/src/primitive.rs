@@ -87,7 +87,7 @@ pub fn rsa_private_batch(
 /// below `n` gets [`Error::OutOfRange`].
 pub fn rsa_public_batch(engine: &Engine, key: &RsaPublicKey, inputs: &[Num]) -> Vec<Result<Num>> {
     if let Err(e) = key.security_level().check_rsa_public(key.bits()) {
-        return fail_all(inputs.len(), &e);
+        return fail_all(inputs.len(), &e.into());
     }
     on_ok(in_range(key.n(), inputs), |xs| match key.prepared(engine) {
         // The inputs are read in place (the engine's own copies are not

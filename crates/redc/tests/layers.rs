@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 /// Each workspace crate and the workspace crates it may depend on.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("redc", &[]),
-    ("redc-rsa", &["redc"]),
+    ("redc-pki", &["redc"]),
+    ("redc-rsa", &["redc", "redc-pki"]),
     // The hash enum, the PEM reader, the security level and the fault
     // stages come from redc-rsa (issue 36 asks for a shared crate instead).
     ("redc-ffc", &["redc", "redc-rsa"]),

@@ -1,7 +1,7 @@
 //! PEM (RFC 7468) around the DER of every key format of this module:
-//! reading the first block of a file (text around it ignored, §2), with its
-//! label, and writing with LF line endings and 64-column lines, as OpenSSL
-//! writes it.
+//! reading the first block of a file (text around it ignored, §2) through
+//! [`redc_pki::pem`], with its label, and writing with LF line endings and
+//! 64-column lines, as OpenSSL writes it.
 
 use super::der_errors::encoding;
 use crate::error::{Error, Result};
@@ -9,61 +9,7 @@ use der::SecretDocument;
 use der::pem::LineEnding;
 use zeroize::Zeroizing;
 
-/// A decoded PEM block: its label and its (secret-safe) DER contents.
-#[derive(Debug)]
-pub struct Pem {
-    /// The label of its `-----BEGIN` line.
-    pub label: String,
-    /// The DER contents, wiped on drop.
-    pub der: Zeroizing<Vec<u8>>,
-}
-
-/// Where `needle` first occurs in `haystack`.
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
-
-/// The first PEM block of `bytes`, without the text around it (RFC 7468 §2
-/// lets parsers ignore it): from `-----BEGIN ` to the end of its
-/// `-----END ...-----` line (or to the end of the input when that is missing,
-/// so that the decoder reports it).
-fn pem_block(bytes: &[u8]) -> Option<&[u8]> {
-    let start = find(bytes, b"-----BEGIN ")?;
-    let rest = bytes.get(start..)?;
-    let Some(end) = find(rest, b"-----END ") else {
-        return Some(rest);
-    };
-    let after = rest.get(end + 9..)?;
-    match find(after, b"-----") {
-        Some(close) => rest.get(..end + 9 + close + 5),
-        None => Some(rest),
-    }
-}
-
-/// The first PEM block of `bytes` (text around it ignored, RFC 7468 §2),
-/// decoded; the reader of every key format here and of `redc-ffc`'s.
-///
-/// # Errors
-///
-/// [`Error::Encoding`] without a `-----BEGIN` line, for PEM headers (a
-/// legacy OpenSSL-encrypted key) and for malformed PEM.
-pub fn decode_pem(bytes: &[u8]) -> Result<Pem> {
-    let block = pem_block(bytes).ok_or_else(|| {
-        Error::Encoding("not a key: neither DER (a SEQUENCE) nor PEM (no \"-----BEGIN\" line)".into())
-    })?;
-    match der::pem::decode_vec(block) {
-        Ok((label, der)) => Ok(Pem {
-            label: label.to_owned(),
-            der: Zeroizing::new(der),
-        }),
-        Err(der::pem::Error::HeaderDisallowed) => Err(Error::Encoding(
-            "PEM headers are not supported: this looks like a legacy OpenSSL-encrypted key (Proc-Type/DEK-Info); \
-             convert it with `openssl pkcs8 -topk8 -v2 aes-256-cbc`"
-                .into(),
-        )),
-        Err(err) => Err(encoding("malformed PEM", err)),
-    }
-}
+pub use redc_pki::pem::{Pem, decode_pem};
 
 /// The DER contents of a PEM block that must carry `label`.
 pub(super) fn decode_pem_labelled(bytes: &[u8], label: &str) -> Result<Zeroizing<Vec<u8>>> {

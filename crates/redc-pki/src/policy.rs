@@ -17,8 +17,8 @@
 //! private key has no more primes than OpenSSL allows for its size
 //! (`ossl_rsa_multip_cap`: 2 below 1024 bits, 3 below 4096, 4 below 8192,
 //! 5 above). Every refusal names the level and the one that would accept
-//! the key. A key carries its level ([`crate::RsaPublicKey::security_level`]),
-//! [`SecurityLevel::DEFAULT`] unless set; the CLI's `--security-level`
+//! the key. A key carries its level (`security_level()` of redc-rsa's and
+//! redc-ffc's keys), [`SecurityLevel::DEFAULT`] unless set; the CLI's `--security-level`
 //! and the Python package's `security_level=` set it.
 
 use crate::error::{Error, Result};

@@ -1,8 +1,10 @@
 //! What a key file that no reader of redc accepts turns out to be, named
 //! so that its owner can act: an OpenSSH key (with the `ssh-keygen` line
 //! that converts it), or PEM or DER cut short. The one table of these
-//! messages for every key reader: RSA's ([`crate::read_key`]) and
-//! redc-ffc's DH and DSA reader.
+//! messages for every key reader: redc-rsa's `read_key` and redc-ffc's
+//! DH and DSA reader.
+
+use crate::find;
 
 /// OpenSSH public key lines start with the key type.
 const OPENSSH_PUBLIC: [&[u8]; 5] = [b"ssh-rsa ", b"ssh-dss ", b"ssh-ed25519 ", b"ecdsa-sha2-", b"sk-"];
@@ -76,11 +78,6 @@ fn truncated_der(bytes: &[u8]) -> Option<String> {
             contents.len()
         )
     })
-}
-
-/// The first position of `needle` in `haystack`.
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]
