@@ -18,6 +18,7 @@
 //! faulty `Z`, seen by a peer that knows the right one, can give away bits
 //! of `x` (a flipped bit `i` of `x` makes `Z·y^(±2^i)`).
 
+use crate::SecurityLevel;
 use crate::error::{Error, Result};
 use crate::jacobi::jacobi;
 use crate::{Group, Num};
@@ -25,8 +26,7 @@ use rand_core::CryptoRngCore;
 use rayon::prelude::*;
 use redc::secret::declassify;
 use redc::{Engine, PowJob, SecretNat};
-use redc_rsa::fault::{self, Stage};
-use redc_rsa::policy::SecurityLevel;
+use redc_pki::fault::{self, Stage};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
@@ -45,7 +45,7 @@ pub struct DhPrivateKey {
     x: SecretNat,
     exp_bits: usize,
     public: DhPublicKey,
-    /// Which groups the key may derive in (`redc_rsa::policy`).
+    /// Which groups the key may derive in ([`redc_pki::policy`]).
     level: SecurityLevel,
 }
 

@@ -262,7 +262,7 @@ impl DsaPublicKey {
 pub struct DsaPrivateKey {
     x: SecretNat,
     public: DsaPublicKey,
-    /// Which parameters the key may sign with (`redc_rsa::policy`).
+    /// Which parameters the key may sign with ([`redc_pki::policy`]).
     level: crate::SecurityLevel,
 }
 

@@ -12,6 +12,8 @@
 //! for the subgroup check. PEM is read by its label (`PRIVATE KEY`, `PUBLIC
 //! KEY`), DER by trying both structures.
 
+mod pkcs1;
+
 use crate::dh::{DhPrivateKey, DhPublicKey};
 use crate::dsa::{DsaParams, DsaPrivateKey, DsaPublicKey};
 use crate::error::{Error, Result};
@@ -86,16 +88,16 @@ pub fn key_kind(bytes: &[u8]) -> Option<KeyKind> {
     }
 }
 
-/// A PEM input's label and DER (through redc-rsa's reader), or `None` for
+/// A PEM input's label and DER (through [`redc_pki::pem`]), or `None` for
 /// DER input (a SEQUENCE's first byte).
 fn pem(bytes: &[u8]) -> Option<Result<(String, Zeroizing<Vec<u8>>)>> {
     if bytes.first() == Some(&0x30) {
         return None;
     }
     Some(
-        redc_rsa::encoding::decode_pem(bytes)
+        redc_pki::pem::decode_pem(bytes)
             .map(|p| (p.label, p.der))
-            .map_err(|e| Error::Encoding(e.to_string().trim_start_matches("key encoding: ").to_owned())),
+            .map_err(Error::from),
     )
 }
 
@@ -111,7 +113,7 @@ fn pem(bytes: &[u8]) -> Option<Result<(String, Zeroizing<Vec<u8>>)>> {
 pub fn read_key(bytes: &[u8]) -> Result<AnyKey> {
     // Named only once every reader has refused, as RSA's reader does.
     read_any_key(bytes).map_err(|e| match e {
-        Error::Encoding(_) => redc_rsa::unreadable::diagnose(bytes).map_or(e, Error::Encoding),
+        Error::Encoding(_) => redc_pki::unreadable::diagnose(bytes).map_or(e, Error::Encoding),
         other => other,
     })
 }
@@ -133,7 +135,7 @@ fn read_any_key(bytes: &[u8]) -> Result<AnyKey> {
         None if PrivateKeyInfo::try_from(bytes).is_ok() => private_from_der(bytes),
         None if SubjectPublicKeyInfoRef::try_from(bytes).is_ok() => public_from_der(bytes),
         // PKCS#1 DER: RSA's own, named as such.
-        None if redc_rsa::read_key(bytes, None).is_ok() => Err(algorithm_error(RSA_OID)),
+        None if pkcs1::is_pkcs1(bytes) => Err(algorithm_error(RSA_OID)),
         None => public_from_der(bytes),
     }
 }

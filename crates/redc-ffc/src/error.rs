@@ -21,7 +21,7 @@ pub enum Error {
     /// A hash this algorithm does not take.
     #[error("hash {0} is not supported for DSA (SHA-1 and SHA-2 are)")]
     UnsupportedHash(&'static str),
-    /// A key refused by its security level (`redc_rsa::policy`): the
+    /// A key refused by its security level ([`redc_pki::policy`]): the
     /// message names the level and the one that would accept the key.
     #[error("key refused: {0}")]
     Policy(String),
@@ -29,7 +29,7 @@ pub enum Error {
     #[error("unsupported: {0}")]
     Unsupported(String),
     /// A check before release found a wrong result (a fault in the
-    /// computation, redc-rsa's `FaultDetected`): nothing was released.
+    /// computation, as redc-rsa's `FaultDetected`): nothing was released.
     #[error("fault detected: the result failed its check and was not released")]
     FaultDetected,
     /// The operating system's random generator failed.
@@ -45,3 +45,17 @@ pub enum Error {
 
 /// `Result` with [`Error`].
 pub type Result<T> = core::result::Result<T, Error>;
+
+/// The shared layer's errors ([`redc_pki::Error`]) as this crate's: a
+/// refusal by policy and unreadable PEM keep their messages; a hash that
+/// is not supported names the hash.
+impl From<redc_pki::Error> for Error {
+    fn from(e: redc_pki::Error) -> Self {
+        match e {
+            redc_pki::Error::Policy(why) => Self::Policy(why),
+            redc_pki::Error::Encoding(why) => Self::Encoding(why),
+            redc_pki::Error::InvalidParameters(why) => Self::InvalidParameters(why),
+            redc_pki::Error::UnsupportedHash(hash, _) => Self::UnsupportedHash(hash),
+        }
+    }
+}

@@ -39,19 +39,16 @@ pub mod jacobi;
 pub use encoding::{AnyKey, read_key};
 pub use error::{Error, Result};
 pub use group::Group;
-pub use redc_rsa::HashAlg;
-pub use redc_rsa::policy::SecurityLevel;
 /// The `rand_core` whose `CryptoRngCore` redc's functions take, and its
 /// operating-system generator (as `redc_rsa` re-exports them).
-pub use redc_rsa::{OsRng, rand_core};
+pub use rand_core::{self, OsRng};
+/// The hashes and security levels shared with redc-rsa ([`redc_pki`]).
+pub use redc_pki::{HashAlg, SecurityLevel};
 
 /// `level`'s check of a prime of `bits` bits for `what` (a new signature
-/// or shared secret, `redc_rsa::policy`), as this crate's error.
+/// or shared secret, [`redc_pki::policy`]), as this crate's error.
 pub(crate) fn check_level(level: SecurityLevel, what: &str, bits: usize) -> Result<()> {
-    level.check_ffc(what, bits).map_err(|e| match redc_rsa::Error::from(e) {
-        redc_rsa::Error::Policy(why) => Error::Policy(why),
-        other => Error::Policy(other.to_string()),
-    })
+    Ok(level.check_ffc(what, bits)?)
 }
 
 use redc::kernel::consts::ModulusError;

@@ -1,5 +1,5 @@
 //! Faults injected into DSA signing and Diffie-Hellman derivation (feature
-//! `fault-injection`, redc-rsa's `fault` module; `.ci/run` runs these tests
+//! `fault-injection`, redc-pki's `fault` module; `.ci/run` runs these tests
 //! in a release build).
 //!
 //! - DSA with a deterministic nonce (RFC 6979): `g^k`, the nonce (flipped
@@ -21,7 +21,7 @@ use rand_core::{OsRng, SeedableRng};
 use redc_ffc::dh::{DhPrivateKey, derive_batch};
 use redc_ffc::dsa::{DsaParams, DsaPrivateKey, Nonce, Signature, generate_params, sign_batch, verify_batch};
 use redc_ffc::{Error, Group, HashAlg, Num};
-use redc_rsa::fault::{self, Stage};
+use redc_pki::fault::{self, Stage};
 use std::sync::{Arc, OnceLock};
 
 fn big(n: &Num) -> BigUint {

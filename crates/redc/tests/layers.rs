@@ -23,9 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("redc", &[]),
     ("redc-pki", &["redc"]),
     ("redc-rsa", &["redc", "redc-pki"]),
-    // The hash enum, the PEM reader, the security level and the fault
-    // stages come from redc-rsa (issue 36 asks for a shared crate instead).
-    ("redc-ffc", &["redc", "redc-rsa"]),
+    ("redc-ffc", &["redc", "redc-pki"]),
     ("redc-hw", &["redc"]),
     ("redc-cuda", &["redc"]),
     ("redc-cuda-sim", &["redc", "redc-cuda"]),

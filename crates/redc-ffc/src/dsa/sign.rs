@@ -15,7 +15,7 @@ use rand_core::CryptoRngCore;
 use rayon::prelude::*;
 use redc::secret::declassify;
 use redc::{Engine, PowJob, SecretNat};
-use redc_rsa::fault::{self, Stage};
+use redc_pki::fault::{self, Stage};
 use zeroize::Zeroizing;
 
 /// The random bytes of a hedged nonce (RFC 6979 §3.6's `k'`).
