@@ -210,6 +210,18 @@ impl DhPrivateKey {
             .pop()
             .unwrap_or(Err(Error::Rng))
     }
+
+    /// The shared secrets with many peers' public values `ys`, in order,
+    /// as [`Self::derive`] gives each: every exponentiation in one
+    /// constant-time batch on `engine`.
+    ///
+    /// # Errors
+    ///
+    /// Per peer, as [`derive_batch`].
+    pub fn derive_batch(&self, engine: &Engine, ys: &[&Num]) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+        let items: Vec<(&DhPrivateKey, &Num)> = ys.iter().map(|&y| (self, y)).collect();
+        derive_batch(engine, &items)
+    }
 }
 
 /// The shared secrets of many (key, peer value) pairs, in order: every

@@ -12,11 +12,13 @@
 //! | `dsa/sign.rs` | signing, batched |
 //! | `dsa/check.rs` | the check of a deterministic signature before release |
 //! | `dsa/verify.rs` | verification, batched |
+//! | `dsa/scheme.rs` | the keys' typed methods: `sign`, `sign_prehashed`, `sign_batch`, `verify`, `verify_prehashed`, `verify_batch` |
 
 mod check;
 mod fixed_base;
 mod generate;
 mod nonce;
+mod scheme;
 mod sign;
 mod signature;
 mod verify;
@@ -28,7 +30,7 @@ pub use signature::Signature;
 pub use verify::verify_batch;
 
 use crate::error::{Error, Result};
-use crate::{HashAlg, ModP, ModQ, Num, PublicModulus};
+use crate::{ModP, ModQ, Num, PublicModulus};
 use redc::secret::declassify;
 use redc::{PublicExpJob, SecretNat};
 use std::sync::{Arc, OnceLock};
@@ -238,22 +240,6 @@ impl DsaPublicKey {
     pub fn y(&self) -> &Num {
         &self.y
     }
-
-    /// Verifies `sig` on a message digest (one verification on the default
-    /// engine; the digest truncated to N bits as FIPS 186-4 §4.6 says).
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Verification`] for a signature that does not verify;
-    /// [`Error::UnsupportedHash`] is never returned here (the digest is given).
-    pub fn verify_digest(&self, digest: &[u8], sig: &Signature) -> Result<()> {
-        let ok = verify_batch(redc::engine::default_engine(), &[(self, digest, sig)]);
-        if ok.first().copied().unwrap_or(false) {
-            Ok(())
-        } else {
-            Err(Error::Verification)
-        }
-    }
 }
 
 /// A DSA private key: parameters, `x` in `[1, q - 1]` (a secret of `q`'s
@@ -327,24 +313,6 @@ impl DsaPrivateKey {
     /// `x`.
     pub fn exponent(&self) -> &SecretNat {
         &self.x
-    }
-
-    /// Signs a message digest made with `hash` (FIPS 186-4 §4.6), with
-    /// `nonce`'s `k`: one signature on the default engine.
-    ///
-    /// # Errors
-    ///
-    /// As [`sign_batch`].
-    pub fn sign_digest(
-        &self,
-        hash: HashAlg,
-        digest: &[u8],
-        nonce: Nonce,
-        rng: &mut (impl rand_core::CryptoRngCore + Send),
-    ) -> Result<Signature> {
-        sign_batch(redc::engine::default_engine(), self, hash, &[digest], nonce, rng)
-            .pop()
-            .unwrap_or(Err(Error::Rng))
     }
 
     /// Whether two keys hold the same `x` (constant time), for tests of

@@ -10,7 +10,8 @@
 //! | [`jacobi`] | the Jacobi symbol, the subgroup check of a safe-prime group |
 //! | [`group`] | the named groups of RFC 7919 and RFC 3526 |
 //! | [`dh`] | Diffie-Hellman keys, peer validation, derivation single and batched |
-//! | [`dsa`] | DSA domain parameters (FIPS 186-4 A.1.1.2, A.2.1), keys, RFC 6979 nonces, signing and verification single and batched, DER and P1363 signatures |
+//! | [`dsa`] | DSA domain parameters (FIPS 186-4 A.1.1.2, A.2.1), keys, RFC 6979 nonces, signing and verification single and batched, DER and P1363 signatures, the keys' typed methods |
+//! | [`signer`] | RustCrypto's `signature` traits: [`signer::SigningKey`], [`signer::VerifyingKey`] |
 //! | [`encoding`] | PKCS#8 and SPKI for both, as OpenSSL writes them |
 //!
 //! Secrets (private exponents, nonces) are [`SecretNat`]s and go through
@@ -35,6 +36,7 @@ pub mod encoding;
 pub mod error;
 pub mod group;
 pub mod jacobi;
+pub mod signer;
 
 pub use encoding::{AnyKey, read_key};
 pub use error::{Error, Result};
@@ -42,8 +44,12 @@ pub use group::Group;
 /// The `rand_core` whose `CryptoRngCore` redc's functions take, and its
 /// operating-system generator (as `redc_rsa` re-exports them).
 pub use rand_core::{self, OsRng};
-/// The hashes and security levels shared with redc-rsa ([`redc_pki`]).
-pub use redc_pki::{HashAlg, SecurityLevel};
+/// The hashes, security levels and batch inputs shared with redc-rsa
+/// ([`redc_pki`]).
+pub use redc_pki::{Batch, HashAlg, SecurityLevel};
+/// RustCrypto's `signature` (2.x) whose traits [`signer::SigningKey`] and
+/// [`signer::VerifyingKey`] implement: a user need not pick the version.
+pub use signature;
 
 /// `level`'s check of a prime of `bits` bits for `what` (a new signature
 /// or shared secret, [`redc_pki::policy`]), as this crate's error.

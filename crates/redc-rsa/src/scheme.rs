@@ -63,30 +63,8 @@ use rand_core::CryptoRngCore;
 use redc::Engine;
 use zeroize::Zeroizing;
 
-/// The inputs of a batch of signatures or verifications: messages, which
-/// are hashed with the padding's hash, or their precomputed digests (for
-/// callers that hash elsewhere; each must have the hash's length).
-#[derive(Debug, Clone, Copy)]
-pub enum Batch<'a> {
-    /// Messages, hashed here.
-    Messages(&'a [&'a [u8]]),
-    /// Digests of messages (RFC 8017's `mHash` / `H`), `hLen` bytes each.
-    Digests(&'a [&'a [u8]]),
-}
-
-impl Batch<'_> {
-    /// The number of items.
-    pub fn len(&self) -> usize {
-        match self {
-            Batch::Messages(items) | Batch::Digests(items) => items.len(),
-        }
-    }
-
-    /// Whether there are no items.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
+/// The messages or digests of a batch ([`redc_pki::Batch`]).
+pub use redc_pki::Batch;
 
 impl RsaPrivateKey {
     /// A signature of `msg` (RSASSA-PSS-SIGN, RFC 8017 §8.1.1, or

@@ -83,7 +83,7 @@ pub fn sign_batch(
     hash: HashAlg,
     digests: &[&[u8]],
     nonce: Nonce,
-    rng: &mut (impl CryptoRngCore + Send),
+    rng: &mut impl CryptoRngCore,
 ) -> Vec<Result<Signature>> {
     let params = key.params();
     if let Err(e) = crate::check_level(key.security_level(), "DSA signing", params.sizes().0) {
