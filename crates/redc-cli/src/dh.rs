@@ -5,7 +5,7 @@
 use crate::args::{DhBatchArgs, DhDeriveArgs, DhGenkeyArgs, DhPubkeyArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
-use crate::keyfile::{ffc_error, kind_name, load_ffc, to_hex};
+use crate::keyfile::{ffc_error, load_ffc, to_hex};
 use crate::keypair::{check_outputs, ffc_bytes, open, write_ffc_pair};
 use crate::output::Sink;
 use rand_core::OsRng;
@@ -60,7 +60,7 @@ fn dh_key(path: &Path, option: &str) -> anyhow::Result<AnyKey> {
         AnyKey::DsaPrivate(_) | AnyKey::DsaPublic(_) => Err(bad_input!(
             "{option} {}: {}, not a Diffie-Hellman key",
             path.display(),
-            kind_name(KeyKind::Dsa)
+            KeyKind::Dsa.described()
         )),
     }
 }

@@ -6,11 +6,11 @@
 use crate::args::{DsaBatchArgs, KeyFormat, KeygenArgs, NonceArg, SigFormat, SigOptions, SignArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
-use crate::keyfile::{ffc_error, ffc_key_from, kind_name, load_ffc, refuse_options, to_hex};
+use crate::keyfile::{ffc_error, ffc_key_from, load_ffc, refuse_options, to_hex};
 use crate::keypair::write_ffc_pair;
 use rand_core::OsRng;
 use redc_ffc::dsa::{
-    DsaPrivateKey, DsaPublicKey, GENERATED_SIZES, Nonce, Signature, generate_params, sign_batch, verify_batch,
+    DsaPrivateKey, DsaPublicKey, GENERATED_SIZES, HASHES, Nonce, Signature, generate_params, sign_batch, verify_batch,
 };
 use redc_ffc::encoding::KeyKind;
 use redc_ffc::{AnyKey, HashAlg};
@@ -54,22 +54,14 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// A DSA hash: SHA-1 or SHA-2.
+/// A DSA hash: one of [`HASHES`], SHA-1 or SHA-2.
 fn dsa_hash(name: &str, option: &str) -> anyhow::Result<HashAlg> {
     let hash = crate::keyfile::parse_hash(name, option)?;
-    match hash {
-        HashAlg::Sha1
-        | HashAlg::Sha224
-        | HashAlg::Sha256
-        | HashAlg::Sha384
-        | HashAlg::Sha512
-        | HashAlg::Sha512_224
-        | HashAlg::Sha512_256 => Ok(hash),
-        other => Err(bad_input!(
-            "{option} {}: DSA takes sha1, sha224, sha256, sha384, sha512, sha512-224, sha512-256",
-            other.name()
-        )),
+    if HASHES.contains(&hash) {
+        return Ok(hash);
     }
+    let names: Vec<&str> = HASHES.iter().map(|h| h.name()).collect();
+    Err(bad_input!("{option} {}: DSA takes {}", hash.name(), names.join(", ")))
 }
 
 fn nonce(arg: Option<NonceArg>) -> Nonce {
@@ -77,20 +69,6 @@ fn nonce(arg: Option<NonceArg>) -> Nonce {
         Some(NonceArg::Random) => Nonce::Random,
         Some(NonceArg::Deterministic) => Nonce::Deterministic,
         Some(NonceArg::Hedged) | None => Nonce::Hedged,
-    }
-}
-
-fn encode(sig: &Signature, format: SigFormat, key: &DsaPublicKey) -> Result<Vec<u8>, redc_ffc::Error> {
-    match format {
-        SigFormat::Der => sig.to_der(),
-        SigFormat::P1363 => sig.to_p1363(key.params().q().bits().div_ceil(8)),
-    }
-}
-
-fn decode(bytes: &[u8], format: SigFormat, key: &DsaPublicKey) -> Option<Signature> {
-    match format {
-        SigFormat::Der => Signature::from_der(bytes).ok(),
-        SigFormat::P1363 => Signature::from_p1363(bytes, key.params().q().bits().div_ceil(8)).ok(),
     }
 }
 
@@ -107,9 +85,12 @@ pub(crate) fn sign(
     let key = private_of(ffc_key_from(file, &o.key, "--key")?, &o.key)?;
     let digest = digest(hash)?;
     let sig = key
-        .sign_digest(hash, &digest, nonce(a.nonce), &mut OsRng)
+        .sign_prehashed(hash, &digest, nonce(a.nonce), &mut OsRng)
         .map_err(|e| ffc_error("sign", &e))?;
-    encode(&sig, o.sig_format.unwrap_or(SigFormat::Der), key.public_key()).map_err(|e| ffc_error("sign", &e))
+    let format = o.sig_format.unwrap_or(SigFormat::Der).into();
+    key.public_key()
+        .encode_signature(&sig, format)
+        .map_err(|e| ffc_error("sign", &e))
 }
 
 /// `redc verify` with the DSA key in `file`: whether `sig` verifies.
@@ -123,8 +104,9 @@ pub(crate) fn verify(
     let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
     let key = public_of(ffc_key_from(file, &o.key, "--key")?, &o.key, "--key")?;
     let digest = digest(hash)?;
-    Ok(decode(sig, o.sig_format.unwrap_or(SigFormat::Der), &key)
-        .is_some_and(|sig| key.verify_digest(&digest, &sig).is_ok()))
+    Ok(key
+        .decode_signature(sig, o.sig_format.unwrap_or(SigFormat::Der).into())
+        .is_ok_and(|sig| key.verify_prehashed(&digest, &sig).is_ok()))
 }
 
 /// The private key of a DSA key file given as `--key`, for signing (its
@@ -140,7 +122,7 @@ fn private_of(key: AnyKey, path: &Path) -> anyhow::Result<DsaPrivateKey> {
         _ => Err(bad_input!(
             "--key {}: {}, not a DSA key",
             path.display(),
-            kind_name(KeyKind::Dh)
+            KeyKind::Dh.described()
         )),
     }
 }
@@ -153,7 +135,7 @@ fn public_of(key: AnyKey, path: &Path, option: &str) -> anyhow::Result<DsaPublic
         _ => Err(bad_input!(
             "{option} {}: {}, not a DSA key",
             path.display(),
-            kind_name(KeyKind::Dh)
+            KeyKind::Dh.described()
         )),
     }
 }
@@ -170,7 +152,7 @@ pub(crate) fn sign_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
             sign_batch(engine, &key, hash, &refs, nonce(a.nonce), &mut OsRng)
                 .into_iter()
                 .map(|sig| {
-                    sig.and_then(|sig| encode(&sig, a.sig_format, key.public_key()))
+                    sig.and_then(|sig| key.public_key().encode_signature(&sig, a.sig_format.into()))
                         .map(|sig| json!({ "sig": to_hex(&sig) }))
                         .map_err(|e| LineError::line(e.to_string()))
                 })
@@ -191,7 +173,10 @@ pub(crate) fn verify_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
         &a.io,
         |obj| Ok((hash.digest(&field_hex(obj, "in")?), field_hex(obj, "sig")?)),
         |engine, lines| {
-            let sigs: Vec<Option<Signature>> = lines.iter().map(|(_, sig)| decode(sig, a.sig_format, &key)).collect();
+            let sigs: Vec<Option<Signature>> = lines
+                .iter()
+                .map(|(_, sig)| key.decode_signature(sig, a.sig_format.into()).ok())
+                .collect();
             let items: Vec<(&DsaPublicKey, &[u8], &Signature)> = lines
                 .iter()
                 .zip(&sigs)

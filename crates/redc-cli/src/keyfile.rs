@@ -253,13 +253,8 @@ pub(crate) fn key_file(path: &Path, option: &str) -> anyhow::Result<(Zeroizing<V
 
 /// A Diffie-Hellman or DSA key from the bytes of the file at `path`.
 pub(crate) fn ffc_key_from(bytes: &[u8], path: &Path, option: &str) -> anyhow::Result<redc_ffc::AnyKey> {
-    let level = crate::policy::level();
     redc_ffc::read_key(bytes)
-        .map(|key| match key {
-            redc_ffc::AnyKey::DhPrivate(k) => redc_ffc::AnyKey::DhPrivate(k.with_security_level(level)),
-            redc_ffc::AnyKey::DsaPrivate(k) => redc_ffc::AnyKey::DsaPrivate(k.with_security_level(level)),
-            other => other,
-        })
+        .map(|key| key.with_security_level(crate::policy::level()))
         .map_err(|e| ffc_error(&format!("{option} {}", path.display()), &e))
 }
 
@@ -267,15 +262,6 @@ pub(crate) fn ffc_key_from(bytes: &[u8], path: &Path, option: &str) -> anyhow::R
 pub(crate) fn load_ffc(path: &Path, option: &str) -> anyhow::Result<redc_ffc::AnyKey> {
     let bytes = Zeroizing::new(read_input(path, option)?);
     ffc_key_from(&bytes, path, option)
-}
-
-/// The name of a key kind, for messages.
-pub(crate) fn kind_name(kind: KeyKind) -> &'static str {
-    match kind {
-        KeyKind::Rsa => "an RSA key",
-        KeyKind::Dh => "a Diffie-Hellman key",
-        KeyKind::Dsa => "a DSA key",
-    }
 }
 
 /// The options of the other algorithm than `kind`'s, refused: RSA's
@@ -300,7 +286,7 @@ pub(crate) fn refuse_options(o: &SigOptions, kind: KeyKind, nonce: bool) -> anyh
         Some((option, _)) => Err(bad_input!(
             "{option}: only for {other} keys; --key {} is {}",
             o.key.display(),
-            kind_name(kind)
+            kind.described()
         )),
         None => Ok(()),
     }

@@ -2,7 +2,7 @@
 
 use crate::args::{Algorithm, KeyFormat, KeygenArgs, OutForm, PubFormat, PubkeyArgs};
 use crate::failure::bad_input;
-use crate::keyfile::{ffc_key_from, key_file, kind_name, parse_hash, password, rsa_error, rsa_key_from};
+use crate::keyfile::{ffc_key_from, key_file, parse_hash, password, rsa_error, rsa_key_from};
 use crate::keypair::{check_outputs, ffc_bytes, open};
 use crate::number::Number;
 use rand_core::OsRng;
@@ -179,7 +179,7 @@ pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
             return Err(bad_input!(
                 "--format pkcs1: only for RSA keys; KEY {} is {}",
                 a.key.display(),
-                kind_name(kind)
+                kind.described()
             ));
         }
         let bytes = match ffc_key_from(&file, &a.key, "KEY")? {

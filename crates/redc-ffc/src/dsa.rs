@@ -8,7 +8,7 @@
 //! | `dsa/fixed_base.rs` | `g^e` for public `e` from a table made once per parameter set |
 //! | `dsa/generate.rs` | the probable primes of A.1.1.2 (and their validation, A.1.1.3, from the same loop), the generator of A.2.1 |
 //! | `dsa/nonce.rs` | RFC 6979 §3.2's deterministic nonce, hedged by §3.6's additional data or not, and the random one of B.2.2 |
-//! | `dsa/signature.rs` | `(r, s)` in DER and in IEEE P1363 form |
+//! | `dsa/signature.rs` | `(r, s)` in DER and in IEEE P1363 form, and a public key's encoder and decoder of either |
 //! | `dsa/sign.rs` | signing, batched |
 //! | `dsa/check.rs` | the check of a deterministic signature before release |
 //! | `dsa/verify.rs` | verification, batched |
@@ -26,7 +26,7 @@ mod verify;
 pub use generate::{Seed, generate_params};
 pub use nonce::Nonce;
 pub use sign::sign_batch;
-pub use signature::Signature;
+pub use signature::{SigEncoding, Signature};
 pub use verify::verify_batch;
 
 use crate::error::{Error, Result};
@@ -46,6 +46,19 @@ pub const SIZES: [(usize, usize); 4] = [(1024, 160), (2048, 224), (2048, 256), (
 /// and 40 at 1024), for every size. A composite candidate fails the first
 /// round almost always, so the count costs once per prime found.
 pub const MR_ROUNDS: usize = 64;
+
+/// The hashes of DSA: SHA-1 and SHA-2 (FIPS 186-4 §5), those RFC 6979's
+/// nonces run HMAC with; [`sign_batch`] refuses any other for a
+/// [`Nonce::Deterministic`] or [`Nonce::Hedged`] signature.
+pub const HASHES: [crate::HashAlg; 7] = [
+    crate::HashAlg::Sha1,
+    crate::HashAlg::Sha224,
+    crate::HashAlg::Sha256,
+    crate::HashAlg::Sha384,
+    crate::HashAlg::Sha512,
+    crate::HashAlg::Sha512_224,
+    crate::HashAlg::Sha512_256,
+];
 
 /// The pairs [`generate_params`] makes.
 pub const GENERATED_SIZES: [(usize, usize); 3] = [(2048, 224), (2048, 256), (3072, 256)];

@@ -59,6 +59,31 @@ pub enum KeyKind {
     Dsa,
 }
 
+impl AnyKey {
+    /// The key with a private key's security level set to `level` (as
+    /// [`DhPrivateKey::with_security_level`] and
+    /// [`DsaPrivateKey::with_security_level`]); a public key as it is.
+    pub fn with_security_level(self, level: crate::SecurityLevel) -> Self {
+        match self {
+            Self::DhPrivate(k) => Self::DhPrivate(k.with_security_level(level)),
+            Self::DsaPrivate(k) => Self::DsaPrivate(k.with_security_level(level)),
+            public => public,
+        }
+    }
+}
+
+impl KeyKind {
+    /// The kind with its article, for messages: `an RSA key`, `a
+    /// Diffie-Hellman key`, `a DSA key`.
+    pub fn described(self) -> &'static str {
+        match self {
+            Self::Rsa => "an RSA key",
+            Self::Dh => "a Diffie-Hellman key",
+            Self::Dsa => "a DSA key",
+        }
+    }
+}
+
 /// The kind of key in `bytes` (PEM or DER), without checking its numbers;
 /// `None` for something that is no key of these formats.
 pub fn key_kind(bytes: &[u8]) -> Option<KeyKind> {

@@ -128,13 +128,13 @@ fn signatures_verify_with_num_bigint_and_tampering_is_caught() {
         (HashAlg::Sha384, Nonce::Hedged),
     ] {
         let digest = hash.digest(b"redc");
-        let sig = key.sign_digest(hash, &digest, nonce, &mut OsRng).unwrap();
+        let sig = key.sign_prehashed(hash, &digest, nonce, &mut OsRng).unwrap();
         assert!(reference_verify(&key, &digest, &sig), "{hash:?}");
-        key.public_key().verify_digest(&digest, &sig).unwrap();
-        let again = key.sign_digest(hash, &digest, nonce, &mut OsRng).unwrap();
+        key.public_key().verify_prehashed(&digest, &sig).unwrap();
+        let again = key.sign_prehashed(hash, &digest, nonce, &mut OsRng).unwrap();
         assert_eq!(again == sig, nonce == Nonce::Deterministic, "{hash:?}");
         let other = hash.digest(b"redd");
-        assert!(key.public_key().verify_digest(&other, &sig).is_err());
+        assert!(key.public_key().verify_prehashed(&other, &sig).is_err());
         for bad in [
             Signature {
                 r: sig.r.add(&Num::one()),
@@ -149,11 +149,11 @@ fn signatures_verify_with_num_bigint_and_tampering_is_caught() {
                 s: sig.s.clone(),
             },
         ] {
-            assert!(key.public_key().verify_digest(&digest, &bad).is_err());
+            assert!(key.public_key().verify_prehashed(&digest, &bad).is_err());
         }
     }
     let err = key
-        .sign_digest(HashAlg::Sha3_256, b"x", Nonce::Deterministic, &mut OsRng)
+        .sign_prehashed(HashAlg::Sha3_256, b"x", Nonce::Deterministic, &mut OsRng)
         .unwrap_err();
     assert!(matches!(err, Error::UnsupportedHash("sha3-256")), "{err}");
 }
@@ -217,7 +217,7 @@ proptest! {
         let mut items = Vec::new();
         let mut sigs = Vec::new();
         for i in 0..n {
-            let single = keys[0].sign_digest(HashAlg::Sha256, &digests[i], Nonce::Deterministic, &mut rng).unwrap();
+            let single = keys[0].sign_prehashed(HashAlg::Sha256, &digests[i], Nonce::Deterministic, &mut rng).unwrap();
             prop_assert_eq!(det[i].as_ref().unwrap(), &single);
             let mut sig = random[i].clone().unwrap();
             prop_assert!(reference_verify(&keys[1], &digests[i], &sig));
@@ -239,7 +239,7 @@ proptest! {
         }
         let batch = verify_batch(engine, &items);
         for (i, ((key, digest, sig), got)) in items.iter().zip(batch).enumerate() {
-            prop_assert_eq!(got, key.verify_digest(digest, sig).is_ok(), "slot {}", i);
+            prop_assert_eq!(got, key.verify_prehashed(digest, sig).is_ok(), "slot {}", i);
             prop_assert_eq!(got, i != bad);
         }
     }

@@ -97,13 +97,13 @@ fn dsa_deterministic_faults_are_caught_in_every_slot() {
             }
         }
         fault::arm(stage, 0);
-        let one = key.sign_digest(HashAlg::Sha256, refs[0], Nonce::Deterministic, &mut OsRng);
+        let one = key.sign_prehashed(HashAlg::Sha256, refs[0], Nonce::Deterministic, &mut OsRng);
         assert_eq!(one.err(), Some(Error::FaultDetected), "{stage:?}, single");
         // The fault died with its batch: the key signs again at once.
         assert!(valid(
             key,
             refs[0],
-            &key.sign_digest(HashAlg::Sha256, refs[0], Nonce::Deterministic, &mut OsRng)
+            &key.sign_prehashed(HashAlg::Sha256, refs[0], Nonce::Deterministic, &mut OsRng)
                 .unwrap()
         ));
     }
@@ -114,13 +114,13 @@ fn dsa_without_the_check_a_deterministic_fault_gives_x_away() {
     let key = &dsa_key();
     let digest = HashAlg::Sha256.digest(b"message");
     let good = key
-        .sign_digest(HashAlg::Sha256, &digest, Nonce::Deterministic, &mut OsRng)
+        .sign_prehashed(HashAlg::Sha256, &digest, Nonce::Deterministic, &mut OsRng)
         .unwrap();
     fault::skip_checks(true);
     for stage in DSA_STAGES {
         fault::arm(stage, 0);
         let bad = key
-            .sign_digest(HashAlg::Sha256, &digest, Nonce::Deterministic, &mut OsRng)
+            .sign_prehashed(HashAlg::Sha256, &digest, Nonce::Deterministic, &mut OsRng)
             .unwrap();
         assert_ne!(bad, good, "{stage:?} struck");
         match stage {
@@ -137,10 +137,10 @@ fn dsa_hedged_and_random_nonce_faults_give_nothing_away() {
     let key = &dsa_key();
     let digest = HashAlg::Sha256.digest(b"message");
     for nonce in [Nonce::Hedged, Nonce::Random] {
-        let good = key.sign_digest(HashAlg::Sha256, &digest, nonce, &mut OsRng).unwrap();
+        let good = key.sign_prehashed(HashAlg::Sha256, &digest, nonce, &mut OsRng).unwrap();
         for stage in DSA_STAGES {
             fault::arm(stage, 0);
-            let bad = key.sign_digest(HashAlg::Sha256, &digest, nonce, &mut OsRng).unwrap();
+            let bad = key.sign_prehashed(HashAlg::Sha256, &digest, nonce, &mut OsRng).unwrap();
             assert!(!gives_x_away(key, &digest, &good, &bad), "{nonce:?}, {stage:?}");
             // A nonce flipped before both r and s use it is just another.
             assert_eq!(

@@ -134,10 +134,10 @@ fn dsa_keys_and_signatures_agree_with_openssl_both_ways() {
         path(&msg),
     ]);
     let sig = Signature::from_der(&std::fs::read(&their_sig).unwrap()).unwrap();
-    their_key.public_key().verify_digest(&digest, &sig).unwrap();
+    their_key.public_key().verify_prehashed(&digest, &sig).unwrap();
     let ours_with_theirs = d.join("ours_with_theirs.sig");
     let sig = their_key
-        .sign_digest(HashAlg::Sha256, &digest, Nonce::Deterministic, &mut OsRng)
+        .sign_prehashed(HashAlg::Sha256, &digest, Nonce::Deterministic, &mut OsRng)
         .unwrap();
     std::fs::write(&ours_with_theirs, sig.to_der().unwrap()).unwrap();
     let out = openssl(&[
@@ -162,7 +162,7 @@ fn dsa_keys_and_signatures_agree_with_openssl_both_ways() {
     let our_sig = d.join("our.sig");
     let digest224 = HashAlg::Sha224.digest(&std::fs::read(&msg).unwrap());
     let sig = ours
-        .sign_digest(HashAlg::Sha224, &digest224, Nonce::Random, &mut OsRng)
+        .sign_prehashed(HashAlg::Sha224, &digest224, Nonce::Random, &mut OsRng)
         .unwrap();
     std::fs::write(&our_sig, sig.to_der().unwrap()).unwrap();
     let out = openssl(&[
@@ -186,5 +186,5 @@ fn dsa_keys_and_signatures_agree_with_openssl_both_ways() {
         path(&msg),
     ]);
     let sig = Signature::from_der(&std::fs::read(&their_sig).unwrap()).unwrap();
-    ours.public_key().verify_digest(&digest224, &sig).unwrap();
+    ours.public_key().verify_prehashed(&digest224, &sig).unwrap();
 }

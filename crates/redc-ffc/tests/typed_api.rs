@@ -9,7 +9,10 @@ use num_bigint::BigUint;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{OsRng, SeedableRng};
 use redc_ffc::dh::DhPrivateKey;
-use redc_ffc::dsa::{DsaParams, DsaPrivateKey, Nonce, Signature, generate_params, sign_batch, verify_batch};
+use redc_ffc::dsa::{
+    DsaParams, DsaPrivateKey, HASHES, Nonce, SigEncoding, Signature, generate_params, sign_batch, verify_batch,
+};
+use redc_ffc::encoding::{AnyKey, KeyKind};
 use redc_ffc::signature::hazmat::{PrehashSigner, PrehashVerifier, RandomizedPrehashSigner};
 use redc_ffc::signature::{Keypair, RandomizedSigner, Signer, Verifier};
 use redc_ffc::signer::{SigningKey, VerifyingKey};
@@ -206,4 +209,40 @@ fn dh_batch_method_equals_single_derivations_and_num_bigint() {
         assert_eq!(BigUint::from_bytes_be(z), big(y).modpow(&x, &p));
     }
     assert!(matches!(batch.last(), Some(Err(Error::InvalidPeer(_)))));
+}
+
+#[test]
+fn signature_encodings_round_trip_through_the_key() {
+    let key = key();
+    let public = key.public_key();
+    let sig = key
+        .sign(HashAlg::Sha256, b"m", Nonce::Deterministic, &mut OsRng)
+        .unwrap();
+    assert_eq!(public.q_len(), 28);
+    for (encoding, bytes) in [
+        (SigEncoding::Der, sig.to_der().unwrap()),
+        (SigEncoding::P1363, sig.to_p1363(28).unwrap()),
+    ] {
+        assert_eq!(public.encode_signature(&sig, encoding).unwrap(), bytes);
+        assert_eq!(public.decode_signature(&bytes, encoding).unwrap(), sig);
+        assert_eq!(public.decode_signature(&bytes[1..], encoding), Err(Error::Verification));
+    }
+}
+
+#[test]
+fn any_key_levels_and_kind_names() {
+    let level = SecurityLevel::new(3).unwrap();
+    let AnyKey::DsaPrivate(k) = AnyKey::DsaPrivate(key()).with_security_level(level) else {
+        panic!("not a DSA private key")
+    };
+    assert_eq!(k.security_level(), level);
+    let public = AnyKey::DsaPublic(key().public_key().clone()).with_security_level(level);
+    assert!(matches!(public, AnyKey::DsaPublic(_)));
+    assert_eq!(KeyKind::Rsa.described(), "an RSA key");
+    assert_eq!(KeyKind::Dh.described(), "a Diffie-Hellman key");
+    assert_eq!(KeyKind::Dsa.described(), "a DSA key");
+    for hash in HashAlg::ALL {
+        let signed = key().sign(hash, b"m", Nonce::Deterministic, &mut OsRng);
+        assert_eq!(signed.is_ok(), HASHES.contains(&hash), "{}", hash.name());
+    }
 }

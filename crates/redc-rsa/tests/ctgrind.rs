@@ -370,9 +370,9 @@ fn dsa_sign(k: &Keys, nonce: Nonce) {
     let digest = HashAlg::Sha256.digest(b"message");
     let sig = k
         .dsa
-        .sign_digest(HashAlg::Sha256, &digest, nonce, &mut OsRng)
+        .sign_prehashed(HashAlg::Sha256, &digest, nonce, &mut OsRng)
         .expect("sign");
-    k.dsa.public_key().verify_digest(&digest, &sig).expect("verify");
+    k.dsa.public_key().verify_prehashed(&digest, &sig).expect("verify");
 }
 
 /// The control's secret: one random digit, marked like every secret.

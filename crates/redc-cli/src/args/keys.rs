@@ -178,6 +178,16 @@ pub(crate) enum SigFormat {
     P1363,
 }
 
+/// The library's encoding of the signature format chosen.
+impl From<SigFormat> for redc_ffc::dsa::SigEncoding {
+    fn from(format: SigFormat) -> Self {
+        match format {
+            SigFormat::Der => Self::Der,
+            SigFormat::P1363 => Self::P1363,
+        }
+    }
+}
+
 /// How a DSA signature's nonce is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum NonceArg {

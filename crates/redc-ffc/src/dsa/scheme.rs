@@ -74,21 +74,6 @@ impl DsaPrivateKey {
             .unwrap_or(Err(Error::Rng))
     }
 
-    /// [`Self::sign_prehashed`], under the name the CLI and the bench call.
-    ///
-    /// # Errors
-    ///
-    /// As [`sign_batch`].
-    pub fn sign_digest(
-        &self,
-        hash: HashAlg,
-        digest: &[u8],
-        nonce: Nonce,
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Signature> {
-        self.sign_prehashed(hash, digest, nonce, rng)
-    }
-
     /// A signature of each item of `input` (messages hashed with `hash`,
     /// or digests), in order, every `g^k` in one batch on `engine`.
     ///
@@ -129,15 +114,6 @@ impl DsaPublicKey {
     pub fn verify_prehashed(&self, digest: &[u8], sig: &Signature) -> Result<()> {
         let ok = verify_batch(redc::engine::default_engine(), &[(self, digest, sig)]);
         verdict(ok.first().copied().unwrap_or(false))
-    }
-
-    /// [`Self::verify_prehashed`], under the name the CLI and the bench call.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Verification`] for a signature that does not verify.
-    pub fn verify_digest(&self, digest: &[u8], sig: &Signature) -> Result<()> {
-        self.verify_prehashed(digest, sig)
     }
 
     /// Whether `sigs[i]` is a signature of `input`'s item `i` (messages

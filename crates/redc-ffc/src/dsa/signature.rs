@@ -4,6 +4,7 @@
 //! DER only (no BER length forms, no padding, no negative numbers), nothing
 //! after the signature, P1363 of exactly `2·len(q)` bytes.
 
+use super::DsaPublicKey;
 use crate::Num;
 use crate::error::{Error, Result};
 use der::asn1::{SequenceOf, UintRef};
@@ -86,6 +87,48 @@ impl Signature {
                 .ok_or_else(|| Error::Encoding(format!("DSA signature: a value longer than {q_len} bytes")))
         };
         Ok([part(&self.r)?, part(&self.s)?].concat())
+    }
+}
+
+/// The two encodings of a [`Signature`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SigEncoding {
+    /// DER `Dss-Sig-Value` (RFC 3279 §2.2.2), as OpenSSL writes it.
+    Der,
+    /// IEEE P1363: `r || s`, each as many bytes as `q`.
+    P1363,
+}
+
+impl DsaPublicKey {
+    /// The bytes of `sig` in `encoding`, P1363's halves as long as this
+    /// key's `q`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Signature::to_der`] and [`Signature::to_p1363`].
+    pub fn encode_signature(&self, sig: &Signature, encoding: SigEncoding) -> Result<Vec<u8>> {
+        match encoding {
+            SigEncoding::Der => sig.to_der(),
+            SigEncoding::P1363 => sig.to_p1363(self.q_len()),
+        }
+    }
+
+    /// A signature for this key read from `bytes` in `encoding`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Verification`] for bytes that are not a signature in
+    /// `encoding` (as [`Signature::from_der`] and [`Signature::from_p1363`]).
+    pub fn decode_signature(&self, bytes: &[u8], encoding: SigEncoding) -> Result<Signature> {
+        match encoding {
+            SigEncoding::Der => Signature::from_der(bytes),
+            SigEncoding::P1363 => Signature::from_p1363(bytes, self.q_len()),
+        }
+    }
+
+    /// The length of `q` in bytes: that of each half of a P1363 signature.
+    pub fn q_len(&self) -> usize {
+        self.params().q().bits().div_ceil(8)
     }
 }
 
