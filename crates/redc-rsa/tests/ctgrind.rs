@@ -60,7 +60,7 @@ use redc_ffc::dh::{self, DhPrivateKey};
 use redc_ffc::dsa::{DsaPrivateKey, Nonce};
 use redc_rsa::hazmat::{CrtMode, rsadp_with};
 use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
-use redc_rsa::{HashAlg, Num, RsaPrivateKey, envelope, hazmat, oaep, pkcs1v15, pss, rsa_private_batch};
+use redc_rsa::{HashAlg, Num, RsaPrivateKey, envelope, hazmat, rsa_private_batch};
 use scheme_support::{TempDir, openssl};
 use std::path::Path;
 use std::process::Command;

@@ -34,7 +34,7 @@ use redc_rsa::keygen::generate;
 use redc_rsa::padding::{Oaep, Pkcs1v15Sign, Pss};
 use redc_rsa::policy::SecurityLevel;
 use redc_rsa::scheme::Batch;
-use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, oaep, pkcs1v15, pss, rsa_private_batch};
+use redc_rsa::{Error, HashAlg, Num, RsaPrivateKey, pkcs1v15, rsa_private_batch};
 
 const STAGES: [Stage; 5] = [
     Stage::Half,
