@@ -4,9 +4,7 @@
 #   fuzz/smoke.sh [SECONDS] [TARGET...]      (default 20 seconds each)
 #
 # Builds all targets once (`cargo +nightly fuzz build`: release, debug
-# assertions, AddressSanitizer; SMOKE_CODEGEN_UNITS codegen units, default
-# 16 where cargo-fuzz's own default is 1: a faster build for a short run,
-# whose executions are somewhat slower), then runs each for SECONDS on a temporary
+# assertions, AddressSanitizer), then runs each for SECONDS on a temporary
 # copy of its committed corpus (fuzz/corpus/<target>, which is left
 # unchanged), SMOKE_JOBS targets at a time (default: the number of CPUs;
 # each run uses one). Fails if any run finds a crash, a timeout or an
@@ -45,8 +43,7 @@ else
   mapfile -t targets < <(cargo +nightly fuzz list)
 fi
 
-cgu=(--codegen-units "${SMOKE_CODEGEN_UNITS:-16}")
-cargo +nightly fuzz build "${cgu[@]}"
+cargo +nightly fuzz build
 
 if [ -n "${FUZZ_WORK:-}" ]; then
   work=$FUZZ_WORK
@@ -64,7 +61,7 @@ run_target() {
     cp -R "fuzz/corpus/$t/." "$work/corpus/$t/"
   fi
   # shellcheck disable=SC2086
-  if cargo +nightly fuzz run "${cgu[@]}" "$t" "$work/corpus/$t" -- \
+  if cargo +nightly fuzz run "$t" "$work/corpus/$t" -- \
     -max_total_time="$secs" -timeout=30 -rss_limit_mb=2560 -print_final_stats=1 \
     ${opts[$t]:-} ${FUZZ_ARGS:-} >"$work/$t.log" 2>&1; then
     echo ok >"$work/$t.status"
