@@ -2,6 +2,9 @@
 //! (proptest: a batch equals its items derived one at a time), every peer
 //! check of SP 800-56A §5.6.2.3.1, and the keys' files read back.
 
+mod common;
+
+use common::big;
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
@@ -9,10 +12,6 @@ use rand_core::SeedableRng;
 use redc_ffc::dh::{DhPrivateKey, check_public, derive_batch};
 use redc_ffc::encoding::KeyFile;
 use redc_ffc::{AnyKey, Error, Group, Num, SecurityLevel, read_key};
-
-fn big(n: &Num) -> BigUint {
-    BigUint::from_bytes_be(&n.to_be_bytes())
-}
 
 /// A key of `group` at security level 0: the tests cover every group,
 /// modp_1536 too.

@@ -4,6 +4,10 @@
 //! nonces) verified by num-bigint's arithmetic, batches against single
 //! operations (proptest), and keys read back from their files.
 
+mod common;
+
+use common::{big, reference_verify};
+
 use num_bigint::BigUint;
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
@@ -13,34 +17,12 @@ use redc_ffc::encoding::KeyFile;
 use redc_ffc::{AnyKey, Error, HashAlg, Num, read_key};
 use std::sync::{Arc, OnceLock};
 
-fn big(n: &Num) -> BigUint {
-    BigUint::from_bytes_be(&n.to_be_bytes())
-}
-
 /// Parameters of (2048, 224), generated once for the tests of this file.
 fn params() -> Arc<DsaParams> {
     static PARAMS: OnceLock<Arc<DsaParams>> = OnceLock::new();
     PARAMS
         .get_or_init(|| Arc::new(generate_params(2048, 224, &mut ChaCha8Rng::seed_from_u64(1)).unwrap()))
         .clone()
-}
-
-/// FIPS 186-4 §4.7 in num-bigint.
-fn reference_verify(key: &DsaPrivateKey, digest: &[u8], sig: &Signature) -> bool {
-    let p = key.params();
-    let (pp, q, g, y) = (big(p.p()), big(p.q()), big(p.g()), big(key.public_key().y()));
-    let (r, s) = (big(&sig.r), big(&sig.s));
-    let zero = BigUint::from(0u8);
-    if r == zero || s == zero || r >= q || s >= q {
-        return false;
-    }
-    let w = s.modpow(&(&q - 2u8), &q);
-    let mut z = BigUint::from_bytes_be(digest);
-    let excess = (8 * digest.len()).saturating_sub(q.bits() as usize);
-    z >>= excess;
-    let u1 = z * &w % &q;
-    let u2 = &r * &w % &q;
-    (g.modpow(&u1, &pp) * y.modpow(&u2, &pp) % &pp % &q) == r
 }
 
 #[test]

@@ -15,6 +15,9 @@
 //!   fault in the result itself changes only `Z`, which the peer computes
 //!   anyway.
 
+mod common;
+
+use common::big;
 use num_bigint::BigUint;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{OsRng, SeedableRng};
@@ -23,10 +26,6 @@ use redc_ffc::dsa::{DsaParams, DsaPrivateKey, Nonce, Signature, generate_params,
 use redc_ffc::{Error, Group, HashAlg, Num};
 use redc_pki::fault::{self, Stage};
 use std::sync::{Arc, OnceLock};
-
-fn big(n: &Num) -> BigUint {
-    BigUint::from_bytes_be(&n.to_be_bytes())
-}
 
 /// A (2048, 256) key, its parameters generated once for this file.
 fn dsa_key() -> DsaPrivateKey {

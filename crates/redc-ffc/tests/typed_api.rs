@@ -5,6 +5,10 @@
 //! through generic code, and a prehashed signature is the signature of the
 //! hashed message.
 
+mod common;
+
+use common::{big, reference_verify};
+
 use num_bigint::BigUint;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{OsRng, SeedableRng};
@@ -19,10 +23,6 @@ use redc_ffc::signer::{SigningKey, VerifyingKey};
 use redc_ffc::{Batch, Error, Group, HashAlg, Num, SecurityLevel};
 use std::sync::{Arc, OnceLock};
 
-fn big(n: &Num) -> BigUint {
-    BigUint::from_bytes_be(&n.to_be_bytes())
-}
-
 /// A key of (2048, 224) parameters, made once for the tests of this file.
 fn key() -> DsaPrivateKey {
     static KEY: OnceLock<DsaPrivateKey> = OnceLock::new();
@@ -32,21 +32,6 @@ fn key() -> DsaPrivateKey {
         DsaPrivateKey::generate(params, &mut rng).unwrap()
     })
     .clone()
-}
-
-/// FIPS 186-4 §4.7 in num-bigint.
-fn reference_verify(key: &DsaPrivateKey, digest: &[u8], sig: &Signature) -> bool {
-    let p = key.params();
-    let (pp, q, g, y) = (big(p.p()), big(p.q()), big(p.g()), big(key.public_key().y()));
-    let (r, s) = (big(&sig.r), big(&sig.s));
-    let zero = BigUint::from(0u8);
-    if r == zero || s == zero || r >= q || s >= q {
-        return false;
-    }
-    let w = s.modpow(&(&q - 2u8), &q);
-    let z = BigUint::from_bytes_be(digest) >> (8 * digest.len()).saturating_sub(q.bits() as usize);
-    let (u1, u2) = (z * &w % &q, &r * &w % &q);
-    (g.modpow(&u1, &pp) * y.modpow(&u2, &pp) % &pp % &q) == r
 }
 
 const MSGS: [&[u8]; 4] = [b"", b"a", b"typed keys", b"issue 36"];
