@@ -29,7 +29,7 @@ ln -sf libnvrtc.so.13 "$cu/lib/libnvrtc.so"
 echo "== building (release redc with CUDA, the sweep, the device tests)"
 cargo build --release -p redc-cli --features cuda
 cargo build --release -p redc-cuda --features cuda --example sweep
-tests=$(cargo test -p redc-cuda --features cuda --no-run --message-format=json 2>/dev/null |
+tests=$(cargo test -p redc-cuda -p redc-cuda-sim --features redc-cuda/cuda --no-run --message-format=json 2>/dev/null |
     python3 -c '
 import json, sys
 for line in sys.stdin:

@@ -38,7 +38,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
 /// Dependencies of a crate's tests, examples and benches only.
 const ALLOWED_DEV: &[(&str, &[&str])] = &[
     ("redc-rsa", &["redc-ffc"]),
-    ("redc-cuda", &["redc-cuda-sim", "redc-rsa"]),
+    ("redc-cuda", &["redc-cuda-sim"]),
+    ("redc-cuda-sim", &["redc-rsa"]),
     ("redc-bench", &["redc-cuda-sim"]),
 ];
 
