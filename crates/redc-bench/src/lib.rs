@@ -32,6 +32,7 @@ mod openssl4;
 mod plot;
 mod products;
 mod report;
+pub mod tour;
 mod workload;
 
 use anyhow::{Context, anyhow};

@@ -6,7 +6,6 @@ use redc::{Modulus, Nat, PowOptions, Product, Schedule, modpow};
 use std::fmt::Write as _;
 use std::io::Write;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// Run `redc demo`.
 pub(crate) fn run() -> anyhow::Result<ExitCode> {
@@ -71,54 +70,10 @@ fn small_trace(out: &mut String) {
     let _ = writeln!(out, "= 0x{}", r.to_hex());
 }
 
-/// Deterministic pseudo-random bytes (splitmix64).
-fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed;
-    (0..len)
-        .map(|_| {
-            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = x;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            (z ^ (z >> 31)) as u8
-        })
-        .collect()
-}
-
 /// Every product × schedule on one 2048-bit exponentiation.
 fn agreement(out: &mut String) {
     out.push_str("\n== 2048-bit modexp, every product schedule × exponentiation schedule (w = 64) ==\n");
-    let mut nb = bytes(1, 256);
-    nb[0] |= 0x80;
-    nb[255] |= 1;
-    let n = Nat::<u64>::from_be_bytes(&nb);
-    let b = Nat::from_be_bytes(&bytes(2, 256)).rem(&n).unwrap_or_default();
-    let e = Nat::from_be_bytes(&bytes(3, 256));
-    let mut first: Option<Nat<u64>> = None;
-    let mut agree = true;
-    let _ = write!(out, "{:<8}", "");
-    for s in Schedule::ALL {
-        let _ = write!(out, "{:>10}", s.name());
-    }
-    out.push('\n');
-    for product in Product::ALL {
-        let _ = write!(out, "{:<8}", product.name());
-        for schedule in Schedule::ALL {
-            let t = Instant::now();
-            let r = modpow(&b, &e, &n, PowOptions { product, schedule }, None).expect("modulus is not zero");
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            let _ = write!(out, "{ms:>8.1}ms");
-            agree &= first.get_or_insert_with(|| r.clone()) == &r;
-        }
-        out.push('\n');
-    }
-    let hex = first.map(|r| r.to_hex()).unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "all 30 results {}: 0x{}…",
-        if agree { "identical" } else { "DIFFER (bug!)" },
-        &hex[..16.min(hex.len())]
-    );
+    out.push_str(&redc_bench::tour::schedule_grid(256).to_string());
 }
 
 /// pow(3, 10^6, 2^64 · 1000003): Montgomery for the odd part, CRT with 2^64.
@@ -139,87 +94,19 @@ fn even_modulus(out: &mut String) {
 /// RSA on the same arithmetic: a fresh 2048-bit key, the private operation
 /// in each CRT mode (001 §4), a PSS signature and an OAEP round trip.
 fn rsa(out: &mut String) -> anyhow::Result<()> {
-    use rand_core::OsRng;
-    use redc_rsa::HashAlg;
-    use redc_rsa::hazmat::{CrtMode, rsadp_with};
-    use redc_rsa::padding::{Oaep, Pss};
     out.push_str("\n== RSA on redc's arithmetic (2048 bits, e = 65537) ==\n");
-    let t = Instant::now();
-    let key = redc_rsa::keygen::generate(2048, &Nat::from_u64(redc_rsa::keygen::DEFAULT_E), &|_| {})
-        .map_err(|e| anyhow::anyhow!("keygen: {e}"))?;
-    let _ = writeln!(out, "keygen: {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
-    let c = Nat::from_be_bytes(&bytes(4, 255));
-    let mut first = None;
-    for (name, mode) in [
-        ("Garner CRT", CrtMode::Garner),
-        ("FDFM 4 steps", CrtMode::Fdfm),
-        ("no CRT", CrtMode::Plain),
-    ] {
-        let t = Instant::now();
-        let m = rsadp_with(redc::engine::default_engine(), &key, &c, mode, &mut OsRng)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?
-            .reveal();
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        let same = first.get_or_insert_with(|| m.clone()) == &m;
-        let _ = writeln!(
-            out,
-            "  c^d mod n, {name:<12} {ms:>6.2} ms (blinded, checked with e){}",
-            if same { "" } else { "  DIFFERS (bug!)" }
-        );
-    }
-    let msg = b"Montgomery, Modular multiplication without trial division, 1985";
-    let pss = Pss::new(HashAlg::Sha256);
-    let sig = key
-        .sign(pss, msg, &mut OsRng)
-        .map_err(|e| anyhow::anyhow!("sign: {e}"))?;
-    let ok = key.public_key().verify(pss, msg, &sig).is_ok();
-    let _ = writeln!(
-        out,
-        "  PSS-SHA256 signature of {} bytes: {}",
-        sig.len(),
-        if ok { "verifies" } else { "FAILS" }
-    );
-    let oaep = Oaep::new(HashAlg::Sha256);
-    let ct = key
-        .public_key()
-        .encrypt(&oaep, b"attack at dawn", &mut OsRng)
-        .map_err(|e| anyhow::anyhow!("encrypt: {e}"))?;
-    let pt = key
-        .decrypt(oaep, &ct, &mut OsRng)
-        .map_err(|e| anyhow::anyhow!("decrypt: {e}"))?;
-    let _ = writeln!(out, "  OAEP-SHA256 round trip: {:?}", String::from_utf8_lossy(&pt));
+    out.push_str(&redc_bench::tour::rsa_tour(2048)?.to_string());
     Ok(())
 }
 
 /// The papers' circuits (redc-hw): one 1024-bit product on every model,
 /// checked against the reference, and 001 Table 2's 1024-bit row.
 fn hardware(out: &mut String) -> anyhow::Result<()> {
-    use redc_hw::{Arch, Paper, build, random::Seeded, reference};
     out.push_str("\n== The papers' circuits (redc sim): one product of a random 1024-bit modulus ==\n");
-    let mut rng = Seeded::new(1);
-    let n = rng.odd_modulus(1024);
-    for arch in Arch::ALL {
-        let c = build(arch, &n, None)?;
-        let bound = c.operand_bound();
-        let (a, b) = (rng.below(&bound), rng.below(&bound));
-        let run = c.multiply(&a, &b, None)?;
-        let ok = reference::reduce(&run.value.shl(c.r_log2()), &n) == reference::reduce(&a.mul(&b), &n);
-        let _ = writeln!(
-            out,
-            "{:<18} {:>9} cycles  {:>10.3} µs at {:>7.3} MHz  {}",
-            arch.name(),
-            run.cycles,
-            run.cycles as f64 / c.clock_mhz(),
-            c.clock_mhz(),
-            if ok { "matches the reference" } else { "MISMATCH" }
-        );
+    for run in redc_hw::sample::products(1024, 1)? {
+        let _ = writeln!(out, "{run}");
     }
-    let row = Paper::Fdfm
-        .tables()
-        .into_iter()
-        .flat_map(|t| t.entries)
-        .find(|e| e.row == "R=1024" && e.column == "clock cycles");
-    if let Some(e) = row {
+    if let Some(e) = redc_hw::Paper::Fdfm.entry("R=1024", "clock cycles") {
         let _ = writeln!(
             out,
             "001 Table 2, 1024-bit CRT decryption: paper {} cycles, model {} (redc sim --table all)",

@@ -21,7 +21,8 @@
 //! one model file, its `pub mod` line here and one line in [`Arch::ALL`]).
 //! [`reference`](mod@reference) holds the
 //! independent arithmetic the models are checked against, [`table`] the
-//! paper-versus-model tables, and [`vectors`] the testbench files.
+//! paper-versus-model tables, [`vectors`] the testbench files, and
+//! [`sample`] one product on every model.
 
 pub mod blum_paar;
 pub mod carry_save;
@@ -33,6 +34,7 @@ pub mod perin;
 pub mod random;
 pub mod reference;
 mod registry;
+pub mod sample;
 pub mod simulate;
 pub mod table;
 pub mod vcd;

@@ -10,7 +10,8 @@
 //! [`Arch::ALL`].
 
 use crate::{
-    Arch, Big, Circuit, Citation, CrtDecrypt, CrtKey, CrtRun, CrtSupport, HwError, HwOption, Paper, Table, Unmodelled,
+    Arch, Big, Circuit, Citation, CrtDecrypt, CrtKey, CrtRun, CrtSupport, Entry, HwError, HwOption, Paper, Table,
+    Unmodelled,
 };
 
 impl Arch {
@@ -73,6 +74,15 @@ impl Paper {
         let mut all = tables();
         all.push(Table::unmodelled(citation.file, unmodelled));
         all
+    }
+
+    /// The figure of the paper's tables ([`Paper::tables`]) in row `row`
+    /// and column `column`, beside the model's.
+    pub fn entry(self, row: &str, column: &str) -> Option<Entry> {
+        self.tables()
+            .into_iter()
+            .flat_map(|t| t.entries)
+            .find(|e| e.row == row && e.column == column)
     }
 
     /// CLI name, citation (with the file), tables and unmodelled cells of

@@ -117,3 +117,36 @@ fn crt_refusals_name_the_option() {
         }
     }
 }
+
+#[test]
+fn sample_products_one_per_model_checked() {
+    let runs = redc_hw::sample::products(256, 7).unwrap();
+    assert_eq!(runs.len(), Arch::ALL.len());
+    // The same draws, rebuilt here: each model's product against the reference.
+    let mut rng = Seeded::new(7);
+    let n = rng.odd_modulus(256);
+    for (run, &arch) in runs.iter().zip(Arch::ALL) {
+        assert_eq!(run.arch, arch);
+        assert!(run.matches, "{run}");
+        let c = build(arch, &n, None).unwrap();
+        let bound = c.operand_bound();
+        let (a, b) = (rng.below(&bound), rng.below(&bound));
+        let value = c.multiply(&a, &b, None).unwrap().value;
+        let r_inv = reference::pow2_mod(c.r_log2(), &n).inv_mod(&n).unwrap();
+        assert_eq!(
+            reference::reduce(&value, &n),
+            reference::reduce(&a.mul(&b).mul(&r_inv), &n)
+        );
+        assert!(run.cycles > 0 && (run.micros() - run.cycles as f64 / run.clock_mhz).abs() < 1e-12);
+        assert!(run.to_string().starts_with(arch.name()), "{run}");
+    }
+}
+
+#[test]
+fn paper_entry_finds_a_cell() {
+    let e = Paper::Fdfm
+        .entry("R=1024", "clock cycles")
+        .expect("001 Table 2's 1024-bit row");
+    assert!(e.paper.is_some());
+    assert!(Paper::Fdfm.entry("R=1024", "no such column").is_none());
+}
