@@ -1,6 +1,5 @@
 //! `redc demo`: what redc does, on built-in values, in a screenful.
 
-use crate::counts;
 use redc::exp::Trace;
 use redc::{Modulus, Nat, PowOptions, Product, Schedule, modpow};
 use std::fmt::Write as _;
@@ -19,7 +18,7 @@ pub(crate) fn run() -> anyhow::Result<ExitCode> {
     out.push_str("\n== Speed beside OpenSSL and GMP, RSA-2048, 0.2 s per figure (redc bench for more) ==\n");
     crate::bench::demo(&mut out)?;
     out.push_str("\n== Koç's comparison, s = 16 digits ==\n");
-    out.push_str(&counts::table::<u32>(&[16]));
+    out.push_str(&redc::mont::counts::table::<u32>(&[16]));
     out.push_str(
         "\nMore: redc --help (modexp, counts, keygen, sign, verify, encrypt, decrypt, rsa, sim, vectors, bench)\n",
     );

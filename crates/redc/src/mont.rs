@@ -11,6 +11,7 @@
 
 mod cihs;
 mod cios;
+pub mod counts;
 mod fios;
 mod fips;
 mod radix;
