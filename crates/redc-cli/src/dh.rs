@@ -5,12 +5,11 @@
 use crate::args::{DhBatchArgs, DhDeriveArgs, DhGenkeyArgs, DhPubkeyArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
-use crate::keyfile::{ffc_error, load_ffc, to_hex};
+use crate::keyfile::{ffc_as, ffc_error, load_ffc, to_hex};
 use crate::keypair::{check_outputs, ffc_bytes, open, write_ffc_pair};
 use crate::output::Sink;
 use rand_core::OsRng;
 use redc_ffc::dh::{DhPrivateKey, DhPublicKey, derive_batch};
-use redc_ffc::encoding::KeyKind;
 use redc_ffc::{AnyKey, Error, Group, Num};
 use serde_json::json;
 use std::path::Path;
@@ -51,36 +50,15 @@ pub(crate) fn genkey(a: &DhGenkeyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// A Diffie-Hellman key file given as `option` (another kind is refused
-/// by name).
-fn dh_key(path: &Path, option: &str) -> anyhow::Result<AnyKey> {
-    let key = load_ffc(path, option)?;
-    match key {
-        AnyKey::DhPrivate(_) | AnyKey::DhPublic(_) => Ok(key),
-        AnyKey::DsaPrivate(_) | AnyKey::DsaPublic(_) => Err(bad_input!(
-            "{option} {}: {}, not a Diffie-Hellman key",
-            path.display(),
-            KeyKind::Dsa.described()
-        )),
-    }
-}
-
+/// The Diffie-Hellman private key in the file given as `--key`.
 fn dh_private(path: &Path) -> anyhow::Result<DhPrivateKey> {
-    match dh_key(path, "--key")? {
-        AnyKey::DhPrivate(k) => Ok(k),
-        _ => Err(bad_input!(
-            "--key {}: a private key is needed, this is a public key",
-            path.display()
-        )),
-    }
+    ffc_as(load_ffc(path, "--key")?, AnyKey::into_dh_private, "--key", path)
 }
 
+/// The Diffie-Hellman public key (a private key's public half) in the file
+/// given as `option`.
 fn dh_public(path: &Path, option: &str) -> anyhow::Result<DhPublicKey> {
-    match dh_key(path, option)? {
-        AnyKey::DhPrivate(k) => Ok(k.public_key().clone()),
-        AnyKey::DhPublic(k) => Ok(k),
-        _ => unreachable!("dh_key returns Diffie-Hellman keys only"),
-    }
+    ffc_as(load_ffc(path, option)?, AnyKey::into_dh_public, option, path)
 }
 
 /// Run `redc dh pubkey`.

@@ -6,7 +6,7 @@
 use crate::args::{DsaBatchArgs, KeyFormat, KeygenArgs, NonceArg, SigFormat, SigOptions, SignArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
-use crate::keyfile::{ffc_error, ffc_key_from, load_ffc, refuse_options, to_hex};
+use crate::keyfile::{ffc_as, ffc_error, ffc_key_from, load_ffc, refuse_options, to_hex};
 use crate::keypair::write_ffc_pair;
 use rand_core::OsRng;
 use redc_ffc::dsa::{
@@ -15,7 +15,6 @@ use redc_ffc::dsa::{
 use redc_ffc::encoding::KeyKind;
 use redc_ffc::{AnyKey, HashAlg};
 use serde_json::json;
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -82,7 +81,14 @@ pub(crate) fn sign(
     let o = &a.opts;
     refuse_options(o, KeyKind::Dsa, false)?;
     let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
-    let key = private_of(ffc_key_from(file, &o.key, "--key")?, &o.key)?;
+    // The security level refuses (1024, 160) parameters for signing by
+    // default: SP 800-131A keeps them for verification.
+    let key = ffc_as(
+        ffc_key_from(file, &o.key, "--key")?,
+        AnyKey::into_dsa_private,
+        "--key",
+        &o.key,
+    )?;
     let digest = digest(hash)?;
     let sig = key
         .sign_prehashed(hash, &digest, nonce(a.nonce), &mut OsRng)
@@ -102,48 +108,22 @@ pub(crate) fn verify(
 ) -> anyhow::Result<bool> {
     refuse_options(o, KeyKind::Dsa, false)?;
     let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
-    let key = public_of(ffc_key_from(file, &o.key, "--key")?, &o.key, "--key")?;
+    let key = ffc_as(
+        ffc_key_from(file, &o.key, "--key")?,
+        AnyKey::into_dsa_public,
+        "--key",
+        &o.key,
+    )?;
     let digest = digest(hash)?;
     Ok(key
         .decode_signature(sig, o.sig_format.unwrap_or(SigFormat::Der).into())
         .is_ok_and(|sig| key.verify_prehashed(&digest, &sig).is_ok()))
 }
 
-/// The private key of a DSA key file given as `--key`, for signing (its
-/// security level refuses (1024, 160) parameters by default: SP 800-131A
-/// keeps them for verification).
-fn private_of(key: AnyKey, path: &Path) -> anyhow::Result<DsaPrivateKey> {
-    match key {
-        AnyKey::DsaPrivate(k) => Ok(k),
-        AnyKey::DsaPublic(_) => Err(bad_input!(
-            "--key {}: a private key is needed, this is a public key",
-            path.display()
-        )),
-        _ => Err(bad_input!(
-            "--key {}: {}, not a DSA key",
-            path.display(),
-            KeyKind::Dh.described()
-        )),
-    }
-}
-
-/// The public half of a DSA key file given as `option`.
-fn public_of(key: AnyKey, path: &Path, option: &str) -> anyhow::Result<DsaPublicKey> {
-    match key {
-        AnyKey::DsaPrivate(k) => Ok(k.public_key().clone()),
-        AnyKey::DsaPublic(k) => Ok(k),
-        _ => Err(bad_input!(
-            "{option} {}: {}, not a DSA key",
-            path.display(),
-            KeyKind::Dh.described()
-        )),
-    }
-}
-
 /// Run `redc dsa sign-batch`: each chunk of lines one engine batch.
 pub(crate) fn sign_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
     let hash = dsa_hash(&a.hash, "--hash")?;
-    let key = private_of(load_ffc(&a.key, "--key")?, &a.key)?;
+    let key = ffc_as(load_ffc(&a.key, "--key")?, AnyKey::into_dsa_private, "--key", &a.key)?;
     jsonl::run_batch(
         &a.io,
         |obj| field_hex(obj, "in").map(|m| hash.digest(&m)),
@@ -168,7 +148,7 @@ pub(crate) fn verify_batch_run(a: &DsaBatchArgs) -> anyhow::Result<ExitCode> {
         return Err(bad_input!("--nonce: only for sign-batch"));
     }
     let hash = dsa_hash(&a.hash, "--hash")?;
-    let key = public_of(load_ffc(&a.key, "--key")?, &a.key, "--key")?;
+    let key = ffc_as(load_ffc(&a.key, "--key")?, AnyKey::into_dsa_public, "--key", &a.key)?;
     jsonl::run_batch(
         &a.io,
         |obj| Ok((hash.digest(&field_hex(obj, "in")?), field_hex(obj, "sig")?)),

@@ -3,7 +3,7 @@
 
 use crate::args::{PasswordArgs, SigOptions};
 use crate::failure::{BadInput, bad_input};
-use redc_ffc::encoding::{KeyKind, key_kind};
+use redc_ffc::encoding::{KeyKind, WrongKey, key_kind};
 use redc_rsa::encoding::{AnyKey, read_key};
 use redc_rsa::{Error, HashAlg, RsaPrivateKey, RsaPublicKey};
 use std::io::Read;
@@ -262,6 +262,19 @@ pub(crate) fn ffc_key_from(bytes: &[u8], path: &Path, option: &str) -> anyhow::R
 pub(crate) fn load_ffc(path: &Path, option: &str) -> anyhow::Result<redc_ffc::AnyKey> {
     let bytes = Zeroizing::new(read_input(path, option)?);
     ffc_key_from(&bytes, path, option)
+}
+
+/// The key of `key` that `into` takes (e.g. [`AnyKey::into_dsa_private`]),
+/// or bad input naming `option` and `path` and saying what the key is.
+///
+/// [`AnyKey::into_dsa_private`]: redc_ffc::AnyKey::into_dsa_private
+pub(crate) fn ffc_as<T>(
+    key: redc_ffc::AnyKey,
+    into: fn(redc_ffc::AnyKey) -> Result<T, WrongKey>,
+    option: &str,
+    path: &Path,
+) -> anyhow::Result<T> {
+    into(key).map_err(|e| bad_input!("{option} {}: {e}", path.display()))
 }
 
 /// The options of the other algorithm than `kind`'s, refused: RSA's

@@ -72,6 +72,81 @@ impl AnyKey {
     }
 }
 
+/// Why a key read by [`read_key`] is not the key asked for: another
+/// algorithm's key, or a public key where a private one is needed. The
+/// message says what the key is (`a DSA key, not a Diffie-Hellman key`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum WrongKey {
+    /// A key of `found`'s algorithm where one of `wanted`'s is needed.
+    #[error("{}, not {}", .found.described(), .wanted.described())]
+    Kind {
+        /// The key's algorithm.
+        found: KeyKind,
+        /// The algorithm asked for.
+        wanted: KeyKind,
+    },
+    /// A public key where a private key is needed.
+    #[error("a private key is needed, this is a public key")]
+    NotPrivate,
+}
+
+impl AnyKey {
+    /// The key's algorithm: [`KeyKind::Dh`] or [`KeyKind::Dsa`].
+    pub fn kind(&self) -> KeyKind {
+        match self {
+            Self::DhPrivate(_) | Self::DhPublic(_) => KeyKind::Dh,
+            Self::DsaPrivate(_) | Self::DsaPublic(_) => KeyKind::Dsa,
+        }
+    }
+
+    /// Why this key is not a key of `wanted`'s: another algorithm's, or
+    /// (being of `wanted`'s) not private.
+    fn wrong(&self, wanted: KeyKind) -> WrongKey {
+        match self.kind() {
+            found if found == wanted => WrongKey::NotPrivate,
+            found => WrongKey::Kind { found, wanted },
+        }
+    }
+
+    /// The DSA private key, for signing; a DSA public key is
+    /// [`WrongKey::NotPrivate`], a Diffie-Hellman key [`WrongKey::Kind`].
+    pub fn into_dsa_private(self) -> core::result::Result<DsaPrivateKey, WrongKey> {
+        match self {
+            Self::DsaPrivate(k) => Ok(k),
+            other => Err(other.wrong(KeyKind::Dsa)),
+        }
+    }
+
+    /// The DSA public key, for verifying: a private key's public half; a
+    /// Diffie-Hellman key is [`WrongKey::Kind`].
+    pub fn into_dsa_public(self) -> core::result::Result<DsaPublicKey, WrongKey> {
+        match self {
+            Self::DsaPrivate(k) => Ok(k.public_key().clone()),
+            Self::DsaPublic(k) => Ok(k),
+            other => Err(other.wrong(KeyKind::Dsa)),
+        }
+    }
+
+    /// The Diffie-Hellman private key, for deriving; a Diffie-Hellman
+    /// public key is [`WrongKey::NotPrivate`], a DSA key [`WrongKey::Kind`].
+    pub fn into_dh_private(self) -> core::result::Result<DhPrivateKey, WrongKey> {
+        match self {
+            Self::DhPrivate(k) => Ok(k),
+            other => Err(other.wrong(KeyKind::Dh)),
+        }
+    }
+
+    /// The Diffie-Hellman public key (a peer's): a private key's public
+    /// half; a DSA key is [`WrongKey::Kind`].
+    pub fn into_dh_public(self) -> core::result::Result<DhPublicKey, WrongKey> {
+        match self {
+            Self::DhPrivate(k) => Ok(k.public_key().clone()),
+            Self::DhPublic(k) => Ok(k),
+            other => Err(other.wrong(KeyKind::Dh)),
+        }
+    }
+}
+
 impl KeyKind {
     /// The kind with its article, for messages: `an RSA key`, `a
     /// Diffie-Hellman key`, `a DSA key`.

@@ -231,3 +231,63 @@ fn any_key_levels_and_kind_names() {
         assert_eq!(signed.is_ok(), HASHES.contains(&hash), "{}", hash.name());
     }
 }
+
+#[test]
+fn any_key_converts_to_the_kind_asked_or_says_what_it_is() {
+    use redc_ffc::encoding::WrongKey;
+    let dsa = key();
+    let dh = DhPrivateKey::generate(Group::Ffdhe2048, None, &mut ChaCha8Rng::seed_from_u64(8)).unwrap();
+    let dsa_pub = || AnyKey::DsaPublic(dsa.public_key().clone());
+    let dh_pub = || AnyKey::DhPublic(dh.public_key().clone());
+    // The right kind: the key, or a private key's public half.
+    let y = |k: &redc_ffc::dsa::DsaPublicKey| k.y().clone();
+    assert_eq!(
+        y(AnyKey::DsaPrivate(dsa.clone()).into_dsa_private().unwrap().public_key()),
+        y(dsa.public_key())
+    );
+    assert_eq!(
+        y(&AnyKey::DsaPrivate(dsa.clone()).into_dsa_public().unwrap()),
+        y(dsa.public_key())
+    );
+    assert_eq!(y(&dsa_pub().into_dsa_public().unwrap()), y(dsa.public_key()));
+    let dh_y = dh.public_key().y().clone();
+    assert_eq!(
+        AnyKey::DhPrivate(dh.clone())
+            .into_dh_private()
+            .unwrap()
+            .public_key()
+            .y(),
+        &dh_y
+    );
+    assert_eq!(AnyKey::DhPrivate(dh.clone()).into_dh_public().unwrap().y(), &dh_y);
+    assert_eq!(dh_pub().into_dh_public().unwrap().y(), &dh_y);
+    // A public key where a private one is needed.
+    let not_private = "a private key is needed, this is a public key";
+    assert_eq!(dsa_pub().into_dsa_private().unwrap_err(), WrongKey::NotPrivate);
+    assert_eq!(dh_pub().into_dh_private().unwrap_err().to_string(), not_private);
+    // The other algorithm's key, public or private, named.
+    for k in [AnyKey::DhPrivate(dh.clone()), dh_pub()] {
+        assert_eq!(k.kind(), KeyKind::Dh);
+        assert_eq!(
+            k.clone().into_dsa_private().unwrap_err().to_string(),
+            "a Diffie-Hellman key, not a DSA key"
+        );
+        assert_eq!(
+            k.into_dsa_public().unwrap_err().to_string(),
+            "a Diffie-Hellman key, not a DSA key"
+        );
+    }
+    for k in [AnyKey::DsaPrivate(dsa.clone()), dsa_pub()] {
+        assert_eq!(k.kind(), KeyKind::Dsa);
+        let e = k.clone().into_dh_private().unwrap_err();
+        assert_eq!(
+            e,
+            WrongKey::Kind {
+                found: KeyKind::Dsa,
+                wanted: KeyKind::Dh
+            }
+        );
+        assert_eq!(e.to_string(), "a DSA key, not a Diffie-Hellman key");
+        assert_eq!(k.into_dh_public().unwrap_err(), e);
+    }
+}
