@@ -7,8 +7,7 @@ use crate::args::SimArgs;
 use crate::failure::bad_input;
 use crate::output::Sink;
 use redc_hw::simulate::{SimError, SimReport, SimSpec};
-use redc_hw::{Arch, HwError, Paper, Table};
-use serde_json::Value;
+use redc_hw::{Arch, HwError, Paper, table};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -85,37 +84,16 @@ pub(crate) fn hw_error(e: HwError) -> anyhow::Error {
 
 /// `redc sim --table PAPER`.
 fn tables(paper: &str, as_json: bool) -> anyhow::Result<ExitCode> {
-    let papers: Vec<Paper> = if paper == "all" {
-        Paper::all()
-    } else {
-        vec![Paper::from_name(paper).ok_or_else(|| {
-            let all: Vec<&str> = Paper::all().into_iter().map(Paper::name).collect();
-            bad_input!("--table: unknown paper '{paper}'; one of {}, all", all.join(", "))
-        })?]
-    };
-    let tables: Vec<(Paper, Table)> = papers
-        .into_iter()
-        .flat_map(|p| p.tables().into_iter().map(move |t| (p, t)))
-        .collect();
+    let papers = Paper::select(paper).ok_or_else(|| {
+        let all: Vec<&str> = Paper::all().into_iter().map(Paper::name).collect();
+        bad_input!("--table: unknown paper '{paper}'; one of {}, all", all.join(", "))
+    })?;
+    let tables = table::of_papers(&papers);
     let unexplained: usize = tables.iter().map(|(_, t)| t.unexplained().len()).sum();
     let text = if as_json {
-        let all: Vec<Value> = tables.iter().map(|(p, t)| t.to_json(*p)).collect();
-        format!("{}\n", serde_json::to_string_pretty(&all)?)
+        format!("{}\n", serde_json::to_string_pretty(&table::json(&tables))?)
     } else {
-        // Each paper's tables under its citation.
-        let mut out = String::new();
-        let mut last = None;
-        for (p, t) in &tables {
-            if !out.is_empty() {
-                out.push('\n');
-            }
-            if last != Some(*p) {
-                out += &format!("# {}\n\n", p.citation());
-                last = Some(*p);
-            }
-            out += &t.to_markdown();
-        }
-        out
+        table::markdown(&tables)
     };
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

@@ -51,6 +51,15 @@ impl Paper {
         Self::all().into_iter().find(|p| p.name() == name)
     }
 
+    /// The papers `name` selects (`redc sim --table NAME`): every one
+    /// ([`Paper::all`]) for `all`, else the one [`Paper::from_name`] finds.
+    pub fn select(name: &str) -> Option<Vec<Paper>> {
+        match name {
+            "all" => Some(Self::all()),
+            _ => Self::from_name(name).map(|p| vec![p]),
+        }
+    }
+
     /// The CLI name.
     pub fn name(self) -> &'static str {
         self.describe().0

@@ -4,6 +4,8 @@
 
 mod render;
 
+pub use render::{json, markdown, of_papers};
+
 /// A paper's cells its model does not derive, as `(cells, why)` pairs
 /// ([`Table::unmodelled`]).
 pub type Unmodelled = [(&'static str, &'static str)];

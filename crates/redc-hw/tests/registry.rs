@@ -150,3 +150,24 @@ fn paper_entry_finds_a_cell() {
     assert!(e.paper.is_some());
     assert!(Paper::Fdfm.entry("R=1024", "no such column").is_none());
 }
+
+#[test]
+fn papers_select_and_render_their_tables() {
+    use redc_hw::table;
+    assert_eq!(Paper::select("all"), Some(Paper::all()));
+    assert_eq!(Paper::select("fdfm"), Some(vec![Paper::Fdfm]));
+    assert_eq!(Paper::select("nosuch"), None);
+    let papers = Paper::all();
+    let tables = table::of_papers(&papers);
+    let count: usize = papers.iter().map(|p| p.tables().len()).sum();
+    assert_eq!(tables.len(), count);
+    let md = table::markdown(&tables);
+    for p in &papers {
+        let heading = format!("# {}\n\n", p.citation());
+        assert_eq!(md.matches(&heading).count(), 1, "{}", p.name());
+    }
+    assert!(tables.iter().all(|(_, t)| md.contains(&t.to_markdown())));
+    let json = table::json(&tables);
+    assert_eq!(json.as_array().map(Vec::len), Some(count));
+    assert_eq!(json[0], tables[0].1.to_json(tables[0].0));
+}

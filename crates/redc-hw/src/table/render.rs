@@ -69,3 +69,35 @@ impl Table {
         })
     }
 }
+
+/// The tables of `papers` ([`Paper::tables`]), each beside its paper, in
+/// order.
+pub fn of_papers(papers: &[Paper]) -> Vec<(Paper, Table)> {
+    papers
+        .iter()
+        .flat_map(|&p| p.tables().into_iter().map(move |t| (p, t)))
+        .collect()
+}
+
+/// Tables of papers as Markdown: each paper's under its citation as a
+/// heading, a blank line between tables.
+pub fn markdown(tables: &[(Paper, Table)]) -> String {
+    let mut out = String::new();
+    let mut last = None;
+    for (p, t) in tables {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        if last != Some(*p) {
+            out += &format!("# {}\n\n", p.citation());
+            last = Some(*p);
+        }
+        out += &t.to_markdown();
+    }
+    out
+}
+
+/// Tables of papers as one JSON array of [`Table::to_json`].
+pub fn json(tables: &[(Paper, Table)]) -> Value {
+    Value::Array(tables.iter().map(|(p, t)| t.to_json(*p)).collect())
+}
