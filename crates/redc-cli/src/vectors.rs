@@ -47,17 +47,7 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
             if given.e.is_none() && a.b.is_none() {
                 return Err(bad_input!("--b: a product needs --b (or --e for an exponentiation)"));
             }
-            let spec = Spec {
-                arch,
-                bits: given.n.bits(),
-                radix: a.radix,
-                count: 1,
-                seed: a.seed,
-                op: match &given.e {
-                    Some(e) => Operation::Exponentiation(e.bits().max(1)),
-                    None => Operation::Product,
-                },
-            };
+            let spec = given.spec(arch, a.radix, a.seed);
             if given.second.is_some() && arch.paper() != redc_hw::Paper::CarrySave {
                 let field = if a.a2.is_some() { "--a2" } else { "--b2" };
                 return Err(bad_input!(

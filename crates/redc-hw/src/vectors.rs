@@ -177,6 +177,25 @@ pub struct Given {
     pub e: Option<Big>,
 }
 
+impl Given {
+    /// The spec that runs this one case on `arch` with [`from_cases`]: the
+    /// modulus's bit length, one case, and a product or, with an exponent,
+    /// an exponentiation by exponents of its length (at least 1 bit).
+    pub fn spec(&self, arch: &'static Arch, radix: Option<u32>, seed: u64) -> Spec {
+        Spec {
+            arch,
+            bits: self.n.bits(),
+            radix,
+            count: 1,
+            seed,
+            op: match &self.e {
+                Some(e) => Operation::Exponentiation(e.bits().max(1)),
+                None => Operation::Product,
+            },
+        }
+    }
+}
+
 /// The cases and the parameters every one of them shares.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Vectors {
@@ -306,4 +325,37 @@ fn pretty(v: &Value) -> String {
     let mut s = serde_json::to_string_pretty(v).expect("JSON values always serialise");
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_case_makes_its_own_spec() {
+        let arch = Arch::ALL[0];
+        let n = crate::random::Seeded::new(5).odd_modulus(48);
+        let product = Given {
+            n,
+            a: Big::from_u64(3),
+            b: Big::from_u64(5),
+            second: None,
+            e: None,
+        };
+        let spec = product.spec(arch, None, 9);
+        assert_eq!((spec.arch, spec.bits, spec.count, spec.seed), (arch, 48, 1, 9));
+        assert_eq!(spec.op, Operation::Product);
+        let v = from_cases(spec, std::slice::from_ref(&product)).unwrap();
+        assert_eq!(v.cases.len(), 1);
+        let exp = |e: u64| {
+            Given {
+                e: Some(Big::from_u64(e)),
+                ..product.clone()
+            }
+            .spec(arch, Some(4), 0)
+            .op
+        };
+        assert_eq!(exp(0b1011), Operation::Exponentiation(4));
+        assert_eq!(exp(0), Operation::Exponentiation(1));
+    }
 }
