@@ -12,7 +12,7 @@ use rand_core::OsRng;
 use redc_ffc::dsa::{
     DsaPrivateKey, DsaPublicKey, GENERATED_SIZES, HASHES, Nonce, Signature, generate_params, sign_batch, verify_batch,
 };
-use redc_ffc::encoding::KeyKind;
+use redc_ffc::encoding::{KeyKind, WrongKey};
 use redc_ffc::{AnyKey, HashAlg};
 use serde_json::json;
 use std::process::ExitCode;
@@ -71,6 +71,22 @@ fn nonce(arg: Option<NonceArg>) -> Nonce {
     }
 }
 
+/// `redc sign` and `redc verify` with the DSA key in `file`: the other
+/// algorithm's options refused, the hash of `--hash`, and the key as `into`
+/// takes it.
+fn hash_and_key<T>(
+    o: &SigOptions,
+    file: &[u8],
+    into: fn(AnyKey) -> Result<T, WrongKey>,
+) -> anyhow::Result<(HashAlg, T)> {
+    refuse_options(o, KeyKind::Dsa, false)?;
+    let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
+    Ok((
+        hash,
+        ffc_as(ffc_key_from(file, &o.key, "--key")?, into, "--key", &o.key)?,
+    ))
+}
+
 /// `redc sign` with the DSA key in `file` (read from `a.opts.key`): the
 /// signature of `digest`'s message.
 pub(crate) fn sign(
@@ -79,16 +95,9 @@ pub(crate) fn sign(
     digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<Vec<u8>> {
     let o = &a.opts;
-    refuse_options(o, KeyKind::Dsa, false)?;
-    let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
     // The security level refuses (1024, 160) parameters for signing by
     // default: SP 800-131A keeps them for verification.
-    let key = ffc_as(
-        ffc_key_from(file, &o.key, "--key")?,
-        AnyKey::into_dsa_private,
-        "--key",
-        &o.key,
-    )?;
+    let (hash, key) = hash_and_key(o, file, AnyKey::into_dsa_private)?;
     let digest = digest(hash)?;
     let sig = key
         .sign_prehashed(hash, &digest, nonce(a.nonce), &mut OsRng)
@@ -106,14 +115,7 @@ pub(crate) fn verify(
     sig: &[u8],
     digest: impl FnOnce(HashAlg) -> anyhow::Result<Vec<u8>>,
 ) -> anyhow::Result<bool> {
-    refuse_options(o, KeyKind::Dsa, false)?;
-    let hash = dsa_hash(o.hash.as_deref().unwrap_or("sha256"), "--hash")?;
-    let key = ffc_as(
-        ffc_key_from(file, &o.key, "--key")?,
-        AnyKey::into_dsa_public,
-        "--key",
-        &o.key,
-    )?;
+    let (hash, key) = hash_and_key(o, file, AnyKey::into_dsa_public)?;
     let digest = digest(hash)?;
     Ok(key
         .decode_signature(sig, o.sig_format.unwrap_or(SigFormat::Der).into())
