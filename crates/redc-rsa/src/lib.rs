@@ -8,9 +8,10 @@
 //! | [`primitive`] | I2OSP/OS2IP, RSAEP/RSADP single and batch (blinding, the e-check) |
 //! | `blinding` | a key's blinding chain `(r^e, r^-1)`, renewed by squaring |
 //! | `role` | the brands of a key's Montgomery domains (`N`, `P`, `Q`, `R`) |
-//! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes (their RFC encodings public; sign/verify/encrypt/decrypt through [`scheme`]) |
+//! | [`scheme`] | the scheme traits ([`scheme::SignatureScheme`], [`scheme::EncryptionScheme`]) and the keys' `sign`/`verify`/`encrypt`/`decrypt` methods over them |
+//! | [`oaep`], [`pss`], [`pkcs1v15`], [`mgf`], [`hash`] | the schemes: each its RFC encodings, its padding value and its trait impl |
 //! | [`hazmat`] | raw RSA, [`hazmat::CrtMode`], explicit-error PKCS#1 v1.5 decryption |
-//! | [`padding`], [`scheme`] | typed schemes: padding values ([`padding::Pss`], [`padding::Oaep`], ...) and the keys' `sign`/`verify`/`encrypt`/`decrypt` methods over the scheme modules |
+//! | [`padding`] | the padding values in one place ([`padding::Pss`], [`padding::Oaep`], ...) and the enums of them, [`padding::SignaturePadding`] and [`padding::EncryptionPadding`] |
 //! | [`signature_shape`] | what a signature that failed to verify is: [`signature_shape::SignatureShape`] |
 //! | [`signer`] | RustCrypto's `signature` traits: [`signer::SigningKey`], [`signer::VerifyingKey`], [`signer::Signature`] |
 //! | [`keygen`], [`encoding`], [`envelope`] | key generation, key files, the file envelope |

@@ -9,38 +9,93 @@ use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
-use crate::primitive::{fail_all, i2osp, os2ip, public_scheme, rsadp_bytes_batch, single};
+use crate::primitive::{fail_all, i2osp, os2ip, public_scheme, rsadp_bytes_batch};
+use crate::scheme::EncryptionScheme;
 use crate::tail::tail;
 use rand_core::CryptoRngCore;
 use redc::Engine;
-use redc::engine::default_engine;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::Zeroizing;
 
 /// The scheme name in [`Error::UnsupportedHash`].
 const SCHEME: &str = "RSAES-OAEP";
 
-/// RSAES-OAEP-ENCRYPT (RFC 8017 §7.1.1): EME-OAEP encoding of `msg` with
-/// `label` (`hash` hashes the label, MGF1 uses `mgf_hash`), then RSAEP.
+/// RSAES-OAEP (RFC 8017 §7.1) parameters: the label hash, MGF1's hash and
+/// the label. Its [`EncryptionScheme`]:
+///
+/// - encryption (RSAES-OAEP-ENCRYPT, §7.1.1): EME-OAEP encoding of the
+///   message with the label (`hash` hashes the label, MGF1 uses
+///   `mgf_hash`), then RSAEP;
+/// - decryption (RSAES-OAEP-DECRYPT, §7.1.2): the ciphertext must be `k`
+///   bytes; RSADP; EME-OAEP decoding in constant time.
 ///
 /// Errors: [`Error::UnsupportedHash`] for SHAKE; [`Error::KeyTooSmall`]
 /// when `k < 2·hLen + 2`; [`Error::MessageTooLong`] when
-/// `mLen > k - 2·hLen - 2`; [`Error::Rng`].
-pub(crate) fn encrypt(
-    key: &RsaPublicKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    label: &[u8],
-    msg: &[u8],
-    rng: &mut impl CryptoRngCore,
-) -> Result<Vec<u8>> {
-    single(encrypt_batch(default_engine(), key, hash, mgf_hash, label, &[msg], rng))
+/// `mLen > k - 2·hLen - 2`; [`Error::Rng`]; [`Error::Decryption`] for every
+/// invalid ciphertext (wrong length, `c >= n`, any decoding failure);
+/// [`Error::FaultDetected`] from the private operation.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Oaep {
+    /// The hash of the label (`lHash`, RFC 8017 §7.1.1 step 2a); no SHAKE.
+    pub hash: HashAlg,
+    /// The hash of MGF1 (RFC 8017 §B.2.1); no SHAKE.
+    pub mgf_hash: HashAlg,
+    /// The label `L` (usually empty).
+    pub label: Vec<u8>,
 }
 
-/// [`encrypt`] for every message of `msgs`, in order, the public
-/// operations as one batch on `engine`; a message too long gets its own
-/// error.
-pub(crate) fn encrypt_batch(
+impl Oaep {
+    /// OAEP with `hash`, MGF1 over the same hash and an empty label.
+    pub fn new(hash: HashAlg) -> Self {
+        Self {
+            hash,
+            mgf_hash: hash,
+            label: Vec::new(),
+        }
+    }
+
+    /// The same, with MGF1 over `mgf_hash`.
+    #[must_use]
+    pub fn with_mgf_hash(self, mgf_hash: HashAlg) -> Self {
+        Self { mgf_hash, ..self }
+    }
+
+    /// The same, with the label `label`.
+    #[must_use]
+    pub fn with_label(self, label: impl Into<Vec<u8>>) -> Self {
+        Self {
+            label: label.into(),
+            ..self
+        }
+    }
+}
+
+impl EncryptionScheme for Oaep {
+    fn encrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPublicKey,
+        msgs: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        encrypt_batch(engine, key, self.hash, self.mgf_hash, &self.label, msgs, rng)
+    }
+
+    fn decrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        cts: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+        decrypt_batch(engine, key, self.hash, self.mgf_hash, &self.label, cts, rng)
+    }
+}
+
+/// RSAES-OAEP-ENCRYPT (RFC 8017 §7.1.1) of every message of `msgs`, in
+/// order, the public operations as one batch on `engine`; a message too
+/// long gets its own error.
+fn encrypt_batch(
     engine: &Engine,
     key: &RsaPublicKey,
     hash: HashAlg,
@@ -57,28 +112,10 @@ pub(crate) fn encrypt_batch(
     public_scheme(engine, key, msgs, encode, |_, c| Ok(i2osp(&c?, k)?.to_vec()))
 }
 
-/// RSAES-OAEP-DECRYPT (RFC 8017 §7.1.2): the ciphertext must be `k` bytes;
-/// RSADP; EME-OAEP decoding in constant time.
-///
-/// Errors: [`Error::Decryption`] for every invalid ciphertext (wrong
-/// length, `c >= n`, any decoding failure); [`Error::UnsupportedHash`] for
-/// SHAKE; [`Error::FaultDetected`] or [`Error::Rng`] from the private
-/// operation.
-pub(crate) fn decrypt(
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    label: &[u8],
-    ct: &[u8],
-    rng: &mut impl CryptoRngCore,
-) -> Result<Zeroizing<Vec<u8>>> {
-    single(decrypt_batch(default_engine(), key, hash, mgf_hash, label, &[ct], rng))
-}
-
-/// [`decrypt`] for every ciphertext of `cts`, in order, the private
-/// operations as one batch on `engine`; each invalid ciphertext gets the
-/// one [`Error::Decryption`].
-pub(crate) fn decrypt_batch(
+/// RSAES-OAEP-DECRYPT (RFC 8017 §7.1.2) of every ciphertext of `cts`, in
+/// order, the private operations as one batch on `engine`; each invalid
+/// ciphertext gets the one [`Error::Decryption`].
+fn decrypt_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     hash: HashAlg,

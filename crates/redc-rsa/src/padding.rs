@@ -10,117 +10,25 @@
 //! | [`Oaep`] | RSAES-OAEP, RFC 8017 §7.1 |
 //! | [`Pkcs1v15Encrypt`] | RSAES-PKCS1-v1_5, RFC 8017 §7.2 (with implicit rejection) |
 //!
-//! The signature paddings convert into [`SignaturePadding`], the encryption
-//! paddings into [`EncryptionPadding`]; the methods take
-//! `impl Into<SignaturePadding>` / `impl Into<EncryptionPadding>`, so a
-//! value of either kind, or of the enum, can be passed.
+//! Each value is defined, with its [`SignatureScheme`] or
+//! [`EncryptionScheme`], in its scheme's module ([`crate::pss`],
+//! [`crate::pkcs1v15`], [`crate::oaep`]) and re-exported here. The typed
+//! methods take any scheme (`impl SignatureScheme` / `impl
+//! EncryptionScheme`), a reference to one, or one of the enums
+//! [`SignaturePadding`] and [`EncryptionPadding`] (a scheme chosen at run
+//! time, as the CLI and the Python package do), which delegate to their
+//! variant.
 
+use crate::error::Result;
 use crate::hash::HashAlg;
-
-/// RSASSA-PSS (RFC 8017 §8.1) parameters: the message hash, MGF1's hash
-/// (RFC 8017 §B.2.1) and the salt length.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Pss {
-    /// The hash of the message (and of `M'`, RFC 8017 §9.1.1 step 6).
-    pub hash: HashAlg,
-    /// The hash of the mask generation function MGF1 (a SHAKE hash must
-    /// be the same SHAKE: RFC 8702 §3.3–3.4).
-    pub mgf_hash: HashAlg,
-    /// The salt length in bytes. `None`: when signing, the hash length
-    /// (pyca's `PSS.DIGEST_LENGTH`, OpenSSL's `digest`), or the salt
-    /// length an RSASSA-PSS key is restricted to; when verifying, any salt
-    /// length (read from the signature, OpenSSL's `auto`), but at least a
-    /// restricted key's. `Some(n)`: exactly `n` bytes, both ways.
-    pub salt_len: Option<usize>,
-}
-
-impl Pss {
-    /// PSS with `hash`, MGF1 over the same hash and the default salt
-    /// length (`salt_len: None`: the hash length when signing, any when
-    /// verifying).
-    pub fn new(hash: HashAlg) -> Self {
-        Self {
-            hash,
-            mgf_hash: hash,
-            salt_len: None,
-        }
-    }
-
-    /// The same, with MGF1 over `mgf_hash`.
-    #[must_use]
-    pub fn with_mgf_hash(self, mgf_hash: HashAlg) -> Self {
-        Self { mgf_hash, ..self }
-    }
-
-    /// The same, with a salt of exactly `salt_len` bytes (signing and
-    /// verifying).
-    #[must_use]
-    pub fn with_salt_len(self, salt_len: usize) -> Self {
-        Self {
-            salt_len: Some(salt_len),
-            ..self
-        }
-    }
-}
-
-/// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2) parameters: the hash whose
-/// `DigestInfo` is signed (RFC 8017 §9.2; no SHAKE).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Pkcs1v15Sign {
-    /// The hash of the message.
-    pub hash: HashAlg,
-}
-
-impl Pkcs1v15Sign {
-    /// PKCS#1 v1.5 signatures with `hash`.
-    pub fn new(hash: HashAlg) -> Self {
-        Self { hash }
-    }
-}
-
-/// RSAES-OAEP (RFC 8017 §7.1) parameters: the label hash, MGF1's hash and
-/// the label.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Oaep {
-    /// The hash of the label (`lHash`, RFC 8017 §7.1.1 step 2a); no SHAKE.
-    pub hash: HashAlg,
-    /// The hash of MGF1 (RFC 8017 §B.2.1); no SHAKE.
-    pub mgf_hash: HashAlg,
-    /// The label `L` (usually empty).
-    pub label: Vec<u8>,
-}
-
-impl Oaep {
-    /// OAEP with `hash`, MGF1 over the same hash and an empty label.
-    pub fn new(hash: HashAlg) -> Self {
-        Self {
-            hash,
-            mgf_hash: hash,
-            label: Vec::new(),
-        }
-    }
-
-    /// The same, with MGF1 over `mgf_hash`.
-    #[must_use]
-    pub fn with_mgf_hash(self, mgf_hash: HashAlg) -> Self {
-        Self { mgf_hash, ..self }
-    }
-
-    /// The same, with the label `label`.
-    #[must_use]
-    pub fn with_label(self, label: impl Into<Vec<u8>>) -> Self {
-        Self {
-            label: label.into(),
-            ..self
-        }
-    }
-}
-
-/// RSAES-PKCS1-v1_5 (RFC 8017 §7.2): no parameters. Decryption uses
-/// implicit rejection: an invalid ciphertext gives a deterministic
-/// synthetic message, not an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Pkcs1v15Encrypt;
+use crate::key::{RsaPrivateKey, RsaPublicKey};
+pub use crate::oaep::Oaep;
+pub use crate::pkcs1v15::{Pkcs1v15Encrypt, Pkcs1v15Sign};
+pub use crate::pss::Pss;
+use crate::scheme::{Batch, EncryptionScheme, SignatureScheme};
+use rand_core::CryptoRngCore;
+use redc::Engine;
+use zeroize::Zeroizing;
 
 /// A signature scheme with its parameters (RFC 8017 §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -189,6 +97,56 @@ impl From<Pkcs1v15Encrypt> for EncryptionPadding {
 impl From<&EncryptionPadding> for EncryptionPadding {
     fn from(p: &EncryptionPadding) -> Self {
         p.clone()
+    }
+}
+
+impl SignatureScheme for SignaturePadding {
+    fn sign_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        input: Batch<'_>,
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        match self {
+            SignaturePadding::Pss(p) => p.sign_batch(engine, key, input, rng),
+            SignaturePadding::Pkcs1v15(p) => p.sign_batch(engine, key, input, rng),
+        }
+    }
+
+    fn verify_batch(&self, engine: &Engine, key: &RsaPublicKey, input: Batch<'_>, sigs: &[&[u8]]) -> Vec<Result<()>> {
+        match self {
+            SignaturePadding::Pss(p) => p.verify_batch(engine, key, input, sigs),
+            SignaturePadding::Pkcs1v15(p) => p.verify_batch(engine, key, input, sigs),
+        }
+    }
+}
+
+impl EncryptionScheme for EncryptionPadding {
+    fn encrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPublicKey,
+        msgs: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        match self {
+            EncryptionPadding::Oaep(p) => p.encrypt_batch(engine, key, msgs, rng),
+            EncryptionPadding::Pkcs1v15(p) => p.encrypt_batch(engine, key, msgs, rng),
+        }
+    }
+
+    fn decrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        cts: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+        match self {
+            EncryptionPadding::Oaep(p) => p.decrypt_batch(engine, key, cts, rng),
+            EncryptionPadding::Pkcs1v15(p) => p.decrypt_batch(engine, key, cts, rng),
+        }
     }
 }
 

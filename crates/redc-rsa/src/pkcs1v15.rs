@@ -13,29 +13,61 @@ use crate::Num;
 use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
-use crate::primitive::{
-    fail_all, i2osp, os2ip, public_scheme, rsadp_bytes_batch, rsavp1_batch, signature_scheme, single,
-};
+use crate::primitive::{fail_all, i2osp, os2ip, public_scheme, rsadp_bytes_batch, rsavp1_batch, signature_scheme};
+use crate::scheme::{Batch, EncryptionScheme, SignatureScheme, digests, verify_pairs};
 use crate::tail::tail;
 use rand_core::CryptoRngCore;
 use redc::Engine;
-use redc::engine::default_engine;
 use sha2::{Digest, Sha256};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroizing;
 
-/// RSAES-PKCS1-v1_5-ENCRYPT (RFC 8017 §7.2.1): `EM = 0x00 || 0x02 || PS ||
-/// 0x00 || M` with `PS` at least 8 random non-zero bytes, then RSAEP.
+/// RSAES-PKCS1-v1_5 (RFC 8017 §7.2): no parameters. Its
+/// [`EncryptionScheme`]:
 ///
-/// Errors: [`Error::MessageTooLong`] when `mLen > k - 11`.
-pub(crate) fn encrypt(key: &RsaPublicKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
-    single(encrypt_batch(default_engine(), key, &[msg], rng))
+/// - encryption (RSAES-PKCS1-v1_5-ENCRYPT, §7.2.1): `EM = 0x00 || 0x02 ||
+///   PS || 0x00 || M` with `PS` at least 8 random non-zero bytes, then
+///   RSAEP; [`Error::MessageTooLong`] when `mLen > k - 11`;
+/// - decryption (RSAES-PKCS1-v1_5-DECRYPT, §7.2.2) with implicit rejection
+///   (draft-irtf-cfrg-rsa-guidance §7.2, as OpenSSL 3.2 and later do by
+///   default): a ciphertext with valid padding gives its message, one with
+///   invalid padding a *synthetic* message, the last `L` bytes of
+///   `PRF(KDK, "message", 8k)`, where
+///   `KDK = HMAC-SHA256(SHA256(I2OSP(d, k)), C)` and `L` is drawn from
+///   `PRF(KDK, "length", 2048)`; the same ciphertext always gives the same
+///   answer, and OpenSSL gives the same bytes. Output and timing do not
+///   depend on which case occurred. Errors, all on public data or faults:
+///   [`Error::Decryption`] when the ciphertext is not `k` bytes or is not
+///   less than `n`; [`Error::FaultDetected`] and [`Error::Rng`] from the
+///   private operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Pkcs1v15Encrypt;
+
+impl EncryptionScheme for Pkcs1v15Encrypt {
+    fn encrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPublicKey,
+        msgs: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        encrypt_batch(engine, key, msgs, rng)
+    }
+
+    fn decrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        cts: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+        decrypt_batch(engine, key, cts, rng)
+    }
 }
 
-/// [`encrypt`] for every message of `msgs`, in order, the public
-/// operations as one batch on `engine`; a message too long gets its own
-/// error.
-pub(crate) fn encrypt_batch(
+/// RSAES-PKCS1-v1_5-ENCRYPT (RFC 8017 §7.2.1) of every message of `msgs`,
+/// in order, the public operations as one batch on `engine`.
+fn encrypt_batch(
     engine: &Engine,
     key: &RsaPublicKey,
     msgs: &[&[u8]],
@@ -62,27 +94,10 @@ pub(crate) fn encrypt_batch(
     public_scheme(engine, key, msgs, encode, |_, c| Ok(i2osp(&c?, k)?.to_vec()))
 }
 
-/// RSAES-PKCS1-v1_5-DECRYPT (RFC 8017 §7.2.2) with implicit rejection
-/// (draft-irtf-cfrg-rsa-guidance §7.2, as OpenSSL 3.2 and later do by
-/// default).
-///
-/// A ciphertext with valid padding gives its message. A ciphertext with
-/// invalid padding gives a *synthetic* message: the last `L` bytes of
-/// `PRF(KDK, "message", 8k)`, where `KDK = HMAC-SHA256(SHA256(I2OSP(d, k)), C)`
-/// and `L` is drawn from `PRF(KDK, "length", 2048)`; the same ciphertext
-/// always gives the same answer, and OpenSSL gives the same bytes. Output
-/// and timing do not depend on which case occurred.
-///
-/// Errors, all on public data or faults: [`Error::Decryption`] when the
-/// ciphertext is not `k` bytes or is not less than `n`;
-/// [`Error::FaultDetected`] and [`Error::Rng`] from the private operation.
-pub(crate) fn decrypt(key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
-    single(decrypt_batch(default_engine(), key, &[ct], rng))
-}
-
-/// [`decrypt`] for every ciphertext of `cts`, in order, the private
-/// operations as one batch on `engine`.
-pub(crate) fn decrypt_batch(
+/// RSAES-PKCS1-v1_5-DECRYPT (RFC 8017 §7.2.2) with implicit rejection of
+/// every ciphertext of `cts`, in order, the private operations as one
+/// batch on `engine`.
+fn decrypt_batch(
     engine: &Engine,
     key: &RsaPrivateKey,
     cts: &[&[u8]],
@@ -129,53 +144,49 @@ fn implicit_rejection(key: &RsaPrivateKey, ct: &[u8], em: &[u8]) -> Result<Zeroi
     Ok(tail(&out, index))
 }
 
-/// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of `msg` hashed with `hash`.
+/// RSASSA-PKCS1-v1_5 (RFC 8017 §8.2) parameters: the hash whose
+/// `DigestInfo` is signed (RFC 8017 §9.2; no SHAKE). Its
+/// [`SignatureScheme`]: signing (RSASSA-PKCS1-v1_5-SIGN, §8.2.1) and
+/// verification (RSASSA-PKCS1-v1_5-VERIFY, §8.2.2: recompute the encoding
+/// and compare it with `s^e mod n`, no parsing).
 ///
 /// Errors: [`Error::UnsupportedHash`] for SHAKE, [`Error::KeyTooSmall`]
-/// when the DigestInfo does not fit (`k < tLen + 11`).
-pub(crate) fn sign(key: &RsaPrivateKey, hash: HashAlg, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
-    sign_digest(key, hash, &hash.digest(msg), rng)
+/// when the DigestInfo does not fit (`k < tLen + 11`),
+/// [`Error::InvalidParameters`] for a digest of the wrong length,
+/// [`Error::Verification`] for every invalid signature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pkcs1v15Sign {
+    /// The hash of the message.
+    pub hash: HashAlg,
 }
 
-/// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of a precomputed `digest`
-/// (`hLen` bytes of `hash`).
-pub(crate) fn sign_digest(
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    digest: &[u8],
-    rng: &mut impl CryptoRngCore,
-) -> Result<Vec<u8>> {
-    single(sign_digests(default_engine(), key, hash, &[digest.to_vec()], rng))
+impl Pkcs1v15Sign {
+    /// PKCS#1 v1.5 signatures with `hash`.
+    pub fn new(hash: HashAlg) -> Self {
+        Self { hash }
+    }
 }
 
-/// [`sign`] for every message of `msgs`, in order, the private operations
-/// as one batch on `engine`.
-pub(crate) fn sign_batch(
-    engine: &Engine,
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    msgs: &[&[u8]],
-    rng: &mut impl CryptoRngCore,
-) -> Vec<Result<Vec<u8>>> {
-    let digests: Vec<Vec<u8>> = msgs.iter().map(|m| hash.digest(m)).collect();
-    sign_digests(engine, key, hash, &digests, rng)
+impl SignatureScheme for Pkcs1v15Sign {
+    fn sign_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        input: Batch<'_>,
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        sign_digests(engine, key, self.hash, &digests(input, self.hash), rng)
+    }
+
+    fn verify_batch(&self, engine: &Engine, key: &RsaPublicKey, input: Batch<'_>, sigs: &[&[u8]]) -> Vec<Result<()>> {
+        verify_pairs(input, self.hash, sigs, |items| {
+            verify_digests(engine, key, self.hash, items)
+        })
+    }
 }
 
-/// [`sign_digest`] for every precomputed digest of `digests`, in order, as
-/// one batch on `engine` (for callers that hash elsewhere); a digest of the
-/// wrong length gets its own error.
-pub(crate) fn sign_digest_batch(
-    engine: &Engine,
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    digests: &[&[u8]],
-    rng: &mut impl CryptoRngCore,
-) -> Vec<Result<Vec<u8>>> {
-    let digests: Vec<Vec<u8>> = digests.iter().map(|d| d.to_vec()).collect();
-    sign_digests(engine, key, hash, &digests, rng)
-}
-
-/// [`sign_digest`] for every digest, as one batch on `engine`.
+/// RSASSA-PKCS1-v1_5-SIGN (RFC 8017 §8.2.1) of every digest, as one batch
+/// on `engine`.
 fn sign_digests(
     engine: &Engine,
     key: &RsaPrivateKey,
@@ -200,49 +211,9 @@ fn sign_digests(
     signature_scheme(engine, key, digests, rng, encode, recheck)
 }
 
-/// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2): recompute the encoding of
-/// `msg` and compare it with `s^e mod n` ("encode and compare", no parsing).
-///
-/// Errors: [`Error::Verification`] for every invalid signature;
-/// [`Error::UnsupportedHash`] or [`Error::KeyTooSmall`] when no signature
-/// with this hash and key can exist.
-pub(crate) fn verify(key: &RsaPublicKey, hash: HashAlg, msg: &[u8], sig: &[u8]) -> Result<()> {
-    verify_digest(key, hash, &hash.digest(msg), sig)
-}
-
-/// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) against a precomputed
-/// `digest` (`hLen` bytes of `hash`).
-pub(crate) fn verify_digest(key: &RsaPublicKey, hash: HashAlg, digest: &[u8], sig: &[u8]) -> Result<()> {
-    single(verify_digests(default_engine(), key, hash, &[(digest.to_vec(), sig)]))
-}
-
-/// [`verify`] for every `(message, signature)` of `items`, in order, the
-/// public operations as one batch on `engine`: `Ok(())` for a valid
-/// signature, [`Error::Verification`] for an invalid one.
-pub(crate) fn verify_batch(
-    engine: &Engine,
-    key: &RsaPublicKey,
-    hash: HashAlg,
-    items: &[(&[u8], &[u8])],
-) -> Vec<Result<()>> {
-    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(m, sig)| (hash.digest(m), *sig)).collect();
-    verify_digests(engine, key, hash, &items)
-}
-
-/// [`verify_digest`] for every `(digest, signature)` of `items`, in order,
-/// as one batch on `engine` (for callers that hash elsewhere).
-pub(crate) fn verify_digest_batch(
-    engine: &Engine,
-    key: &RsaPublicKey,
-    hash: HashAlg,
-    items: &[(&[u8], &[u8])],
-) -> Vec<Result<()>> {
-    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(d, sig)| (d.to_vec(), *sig)).collect();
-    verify_digests(engine, key, hash, &items)
-}
-
-/// [`verify_digest`] for every `(digest, signature)`, as one batch on
-/// `engine`: steps 1–2 in [`rsavp1_batch`], then encode and compare.
+/// RSASSA-PKCS1-v1_5-VERIFY (RFC 8017 §8.2.2) of every `(digest,
+/// signature)`, as one batch on `engine`: steps 1–2 in [`rsavp1_batch`],
+/// then encode and compare.
 fn verify_digests(engine: &Engine, key: &RsaPublicKey, hash: HashAlg, items: &[(Vec<u8>, &[u8])]) -> Vec<Result<()>> {
     if let Err(e) = key.algorithm().check_not_pss("PKCS#1 v1.5 signatures") {
         return fail_all(items.len(), &e);

@@ -11,86 +11,92 @@ use crate::error::{Error, Result};
 use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
 use crate::mgf::mgf1_xor;
-use crate::primitive::{fail_all, i2osp, os2ip, rsavp1_batch, signature_scheme, single};
+use crate::primitive::{fail_all, i2osp, os2ip, rsavp1_batch, signature_scheme};
+use crate::scheme::{Batch, SignatureScheme, digests, verify_pairs};
 use rand_core::CryptoRngCore;
 use redc::Engine;
-use redc::engine::default_engine;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroizing;
 
-/// RSASSA-PSS-SIGN (RFC 8017 §8.1.1) of `msg` hashed with `hash`, mask
-/// from `mgf_hash`, with a random salt of `salt_len` bytes (`None`: the
-/// hash length, the usual choice and OpenSSL's `digest` setting).
+/// RSASSA-PSS (RFC 8017 §8.1) parameters: the message hash, MGF1's hash
+/// (RFC 8017 §B.2.1) and the salt length. Its [`SignatureScheme`]:
+///
+/// - signing (RSASSA-PSS-SIGN, §8.1.1) draws every item's salt from the
+///   RNG in one call, in order (an RNG failure fails every item);
+/// - verification (RSASSA-PSS-VERIFY, §8.1.2) with `salt_len: None`
+///   accepts any salt length (recovered from the position of the `0x01`
+///   separator, as OpenSSL's `auto`).
 ///
 /// Errors: [`Error::UnsupportedHash`] when a SHAKE is paired with anything
 /// but itself (RFC 8702); [`Error::KeyTooSmall`] when
-/// `emLen < hLen + sLen + 2`; [`Error::Rng`].
-pub(crate) fn sign(
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    msg: &[u8],
-    rng: &mut impl CryptoRngCore,
-) -> Result<Vec<u8>> {
-    sign_digest(key, hash, mgf_hash, salt_len, &hash.digest(msg), rng)
+/// `emLen < hLen + sLen + 2`; [`Error::InvalidParameters`] for a digest of
+/// the wrong length; [`Error::Verification`] for every invalid signature;
+/// [`Error::Rng`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Pss {
+    /// The hash of the message (and of `M'`, RFC 8017 §9.1.1 step 6).
+    pub hash: HashAlg,
+    /// The hash of the mask generation function MGF1 (a SHAKE hash must
+    /// be the same SHAKE: RFC 8702 §3.3–3.4).
+    pub mgf_hash: HashAlg,
+    /// The salt length in bytes. `None`: when signing, the hash length
+    /// (pyca's `PSS.DIGEST_LENGTH`, OpenSSL's `digest`), or the salt
+    /// length an RSASSA-PSS key is restricted to; when verifying, any salt
+    /// length (read from the signature, OpenSSL's `auto`), but at least a
+    /// restricted key's. `Some(n)`: exactly `n` bytes, both ways.
+    pub salt_len: Option<usize>,
 }
 
-/// RSASSA-PSS-SIGN (RFC 8017 §8.1.1) of a precomputed `digest` (`mHash`,
-/// `hLen` bytes of `hash`).
-pub(crate) fn sign_digest(
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    digest: &[u8],
-    rng: &mut impl CryptoRngCore,
-) -> Result<Vec<u8>> {
-    single(sign_digests(
-        default_engine(),
-        key,
-        hash,
-        mgf_hash,
-        salt_len,
-        &[digest.to_vec()],
-        rng,
-    ))
+impl Pss {
+    /// PSS with `hash`, MGF1 over the same hash and the default salt
+    /// length (`salt_len: None`: the hash length when signing, any when
+    /// verifying).
+    pub fn new(hash: HashAlg) -> Self {
+        Self {
+            hash,
+            mgf_hash: hash,
+            salt_len: None,
+        }
+    }
+
+    /// The same, with MGF1 over `mgf_hash`.
+    #[must_use]
+    pub fn with_mgf_hash(self, mgf_hash: HashAlg) -> Self {
+        Self { mgf_hash, ..self }
+    }
+
+    /// The same, with a salt of exactly `salt_len` bytes (signing and
+    /// verifying).
+    #[must_use]
+    pub fn with_salt_len(self, salt_len: usize) -> Self {
+        Self {
+            salt_len: Some(salt_len),
+            ..self
+        }
+    }
 }
 
-/// [`sign`] for every message of `msgs`, in order, the private operations
-/// as one batch on `engine` (the SIMD lanes, every core, or the GPU); a
-/// message that cannot be signed gets its own error. The salts are drawn
-/// from `rng` in one call, in order: an RNG failure fails every item.
-pub(crate) fn sign_batch(
-    engine: &Engine,
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    msgs: &[&[u8]],
-    rng: &mut impl CryptoRngCore,
-) -> Vec<Result<Vec<u8>>> {
-    let digests: Vec<Vec<u8>> = msgs.iter().map(|m| hash.digest(m)).collect();
-    sign_digests(engine, key, hash, mgf_hash, salt_len, &digests, rng)
+impl SignatureScheme for Pss {
+    fn sign_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        input: Batch<'_>,
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        let digests = digests(input, self.hash);
+        sign_digests(engine, key, self.hash, self.mgf_hash, self.salt_len, &digests, rng)
+    }
+
+    fn verify_batch(&self, engine: &Engine, key: &RsaPublicKey, input: Batch<'_>, sigs: &[&[u8]]) -> Vec<Result<()>> {
+        verify_pairs(input, self.hash, sigs, |items| {
+            verify_digests(engine, key, self.hash, self.mgf_hash, self.salt_len, items)
+        })
+    }
 }
 
-/// [`sign_digest`] for every precomputed digest of `digests`, in order, as
-/// one batch on `engine` (for callers that hash elsewhere); a digest of the
-/// wrong length gets its own error.
-pub(crate) fn sign_digest_batch(
-    engine: &Engine,
-    key: &RsaPrivateKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    digests: &[&[u8]],
-    rng: &mut impl CryptoRngCore,
-) -> Vec<Result<Vec<u8>>> {
-    let digests: Vec<Vec<u8>> = digests.iter().map(|d| d.to_vec()).collect();
-    sign_digests(engine, key, hash, mgf_hash, salt_len, &digests, rng)
-}
-
-/// [`sign_digest`] for every digest, as one batch on `engine`.
+/// RSASSA-PSS-SIGN (RFC 8017 §8.1.1) of every digest (`mHash`), as one
+/// batch on `engine`.
 fn sign_digests(
     engine: &Engine,
     key: &RsaPrivateKey,
@@ -136,73 +142,8 @@ fn sign_digests(
     signature_scheme(engine, key, &items, rng, encode, recheck)
 }
 
-/// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) of `msg`; `salt_len` is the
-/// expected salt length, or `None` to accept any salt length (recovered from
-/// the position of the `0x01` separator, as OpenSSL's `auto`).
-///
-/// Errors: [`Error::Verification`] for every invalid signature;
-/// [`Error::UnsupportedHash`] for a SHAKE paired with anything but itself.
-pub(crate) fn verify(
-    key: &RsaPublicKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    msg: &[u8],
-    sig: &[u8],
-) -> Result<()> {
-    verify_digest(key, hash, mgf_hash, salt_len, &hash.digest(msg), sig)
-}
-
-/// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) against a precomputed `digest`.
-pub(crate) fn verify_digest(
-    key: &RsaPublicKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    digest: &[u8],
-    sig: &[u8],
-) -> Result<()> {
-    single(verify_digests(
-        default_engine(),
-        key,
-        hash,
-        mgf_hash,
-        salt_len,
-        &[(digest.to_vec(), sig)],
-    ))
-}
-
-/// [`verify`] for every `(message, signature)` of `items`, in order, the
-/// public operations as one batch on `engine`: `Ok(())` for a valid
-/// signature, [`Error::Verification`] for an invalid one.
-pub(crate) fn verify_batch(
-    engine: &Engine,
-    key: &RsaPublicKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    items: &[(&[u8], &[u8])],
-) -> Vec<Result<()>> {
-    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(m, sig)| (hash.digest(m), *sig)).collect();
-    verify_digests(engine, key, hash, mgf_hash, salt_len, &items)
-}
-
-/// [`verify_digest`] for every `(digest, signature)` of `items`, in order,
-/// as one batch on `engine` (for callers that hash elsewhere).
-pub(crate) fn verify_digest_batch(
-    engine: &Engine,
-    key: &RsaPublicKey,
-    hash: HashAlg,
-    mgf_hash: HashAlg,
-    salt_len: Option<usize>,
-    items: &[(&[u8], &[u8])],
-) -> Vec<Result<()>> {
-    let items: Vec<(Vec<u8>, &[u8])> = items.iter().map(|(d, sig)| (d.to_vec(), *sig)).collect();
-    verify_digests(engine, key, hash, mgf_hash, salt_len, &items)
-}
-
-/// [`verify_digest`] for every `(digest, signature)`, as one batch on
-/// `engine`: steps 1–2 in [`rsavp1_batch`], step 3 EMSA-PSS-VERIFY.
+/// RSASSA-PSS-VERIFY (RFC 8017 §8.1.2) of every `(digest, signature)`, as
+/// one batch on `engine`: steps 1–2 in [`rsavp1_batch`], step 3 EMSA-PSS-VERIFY.
 fn verify_digests(
     engine: &Engine,
     key: &RsaPublicKey,

@@ -1,22 +1,31 @@
-//! Typed scheme methods on [`RsaPrivateKey`] and [`RsaPublicKey`]: sign,
-//! verify, encrypt and decrypt with a padding value ([`crate::padding`])
-//! instead of a free function per scheme, and one batch method per
-//! operation.
+//! The scheme traits and the typed scheme methods on [`RsaPrivateKey`] and
+//! [`RsaPublicKey`]: sign, verify, encrypt and decrypt with a padding value
+//! ([`crate::padding`]) instead of a free function per scheme, and one
+//! batch method per operation (after the `rsa` crate's `SignatureScheme`
+//! and `PaddingScheme`).
 //!
-//! | method | RFC 8017 | delegates to |
+//! | trait | RFC 8017 | implemented by |
 //! |---|---|---|
-//! | [`RsaPrivateKey::sign`], [`RsaPrivateKey::sign_prehashed`], [`RsaPrivateKey::sign_batch`] | §8.1.1, §8.2.1 | `pss::sign*`, `pkcs1v15::sign*` |
-//! | [`RsaPublicKey::verify`], [`RsaPublicKey::verify_prehashed`], [`RsaPublicKey::verify_batch`] | §8.1.2, §8.2.2 | `pss::verify*`, `pkcs1v15::verify*` |
-//! | [`RsaPublicKey::encrypt`], [`RsaPublicKey::encrypt_batch`] | §7.1.1, §7.2.1 | `oaep::encrypt*`, `pkcs1v15::encrypt*` |
-//! | [`RsaPrivateKey::decrypt`], [`RsaPrivateKey::decrypt_batch`] | §7.1.2, §7.2.2 | `oaep::decrypt*`, `pkcs1v15::decrypt*` |
+//! | [`SignatureScheme`] | §8 (RSASSA-PSS §8.1, RSASSA-PKCS1-v1_5 §8.2) | [`crate::pss::Pss`], [`crate::pkcs1v15::Pkcs1v15Sign`], [`crate::padding::SignaturePadding`] |
+//! | [`EncryptionScheme`] | §7 (RSAES-OAEP §7.1, RSAES-PKCS1-v1_5 §7.2) | [`crate::oaep::Oaep`], [`crate::pkcs1v15::Pkcs1v15Encrypt`], [`crate::padding::EncryptionPadding`] |
 //!
-//! The methods hold no scheme logic: each one calls its scheme module's
-//! function (crate-private: these methods are the public way in; the
-//! modules keep the RFC primitives, EMSA/EME encodings, public), so
-//! batching and constant-time behaviour are those of the scheme modules.
-//! A batch method takes a [`Batch`] of messages or of
-//! precomputed digests; verification takes the signatures as a second
-//! slice of the same length, so signing and verifying read alike.
+//! | method | RFC 8017 | calls |
+//! |---|---|---|
+//! | [`RsaPrivateKey::sign`], [`RsaPrivateKey::sign_prehashed`], [`RsaPrivateKey::sign_batch`] | §8.1.1, §8.2.1 | [`SignatureScheme::sign_batch`] |
+//! | [`RsaPublicKey::verify`], [`RsaPublicKey::verify_prehashed`], [`RsaPublicKey::verify_batch`] | §8.1.2, §8.2.2 | [`SignatureScheme::verify_batch`] |
+//! | [`RsaPublicKey::encrypt`], [`RsaPublicKey::encrypt_batch`] | §7.1.1, §7.2.1 | [`EncryptionScheme::encrypt_batch`] |
+//! | [`RsaPrivateKey::decrypt`], [`RsaPrivateKey::decrypt_batch`] | §7.1.2, §7.2.2 | [`EncryptionScheme::decrypt_batch`] |
+//!
+//! The methods hold no scheme logic and name no scheme: each calls its
+//! trait, which each scheme module implements for its padding value over
+//! its encodings and `primitive`'s batch helpers, so batching and
+//! constant-time behaviour are those of the scheme modules. A single
+//! operation is a batch of one on [`default_engine`]. A new scheme is one
+//! module with its padding value and the trait's two batch methods; the
+//! keys' methods take it unchanged. A batch method takes a [`Batch`] of
+//! messages or of precomputed digests; verification takes the signatures
+//! as a second slice of the same length, so signing and verifying read
+//! alike.
 //!
 //! # Example
 //!
@@ -55,16 +64,166 @@
 //! ```
 
 use crate::error::{Error, Result};
+use crate::hash::HashAlg;
 use crate::key::{RsaPrivateKey, RsaPublicKey};
-use crate::padding::{EncryptionPadding, SignaturePadding};
-use crate::primitive::fail_all;
-use crate::{oaep, pkcs1v15, pss};
+use crate::primitive::{fail_all, single};
 use rand_core::CryptoRngCore;
 use redc::Engine;
+use redc::engine::default_engine;
 use zeroize::Zeroizing;
 
 /// The messages or digests of a batch ([`redc_pki::Batch`]).
 pub use redc_pki::Batch;
+
+/// A signature scheme with its parameters (RFC 8017 §8: RSASSA-PSS §8.1,
+/// RSASSA-PKCS1-v1_5 §8.2): what its padding value does with a key. A
+/// scheme implements the two batch operations (each one engine batch, one
+/// answer per item, in order); the single ones are a batch of one on
+/// [`default_engine`]. The keys' methods ([`RsaPrivateKey::sign`], ...)
+/// take any implementation, or a reference to one.
+pub trait SignatureScheme {
+    /// The signature of every item of `input` (a message hashed by the
+    /// scheme, or its digest), in order, the private operations (RSASP1,
+    /// RFC 8017 §5.2.1) as one batch on `engine`; an item that cannot be
+    /// signed gets its own error.
+    fn sign_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        input: Batch<'_>,
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>>;
+
+    /// Whether `sigs[i]` is a signature of `input`'s item `i`, for every
+    /// `i`, in order, the public operations (RSAVP1, RFC 8017 §5.2.2) as
+    /// one batch on `engine`: `Ok(())`, or [`Error::Verification`] for an
+    /// invalid signature. When `sigs` and `input` differ in length, every
+    /// item fails with [`Error::InvalidParameters`].
+    fn verify_batch(&self, engine: &Engine, key: &RsaPublicKey, input: Batch<'_>, sigs: &[&[u8]]) -> Vec<Result<()>>;
+
+    /// The signature of `msg`: [`SignatureScheme::sign_batch`] of one.
+    fn sign(&self, key: &RsaPrivateKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+        single(self.sign_batch(default_engine(), key, Batch::Messages(&[msg]), rng))
+    }
+
+    /// The signature of a precomputed `digest`: a batch of one.
+    fn sign_prehashed(&self, key: &RsaPrivateKey, digest: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+        single(self.sign_batch(default_engine(), key, Batch::Digests(&[digest]), rng))
+    }
+
+    /// Whether `sig` is a signature of `msg`: a batch of one.
+    fn verify(&self, key: &RsaPublicKey, msg: &[u8], sig: &[u8]) -> Result<()> {
+        single(self.verify_batch(default_engine(), key, Batch::Messages(&[msg]), &[sig]))
+    }
+
+    /// Whether `sig` is a signature of the message of `digest`: a batch of
+    /// one.
+    fn verify_prehashed(&self, key: &RsaPublicKey, digest: &[u8], sig: &[u8]) -> Result<()> {
+        single(self.verify_batch(default_engine(), key, Batch::Digests(&[digest]), &[sig]))
+    }
+}
+
+/// An encryption scheme with its parameters (RFC 8017 §7: RSAES-OAEP §7.1,
+/// RSAES-PKCS1-v1_5 §7.2): what its padding value does with a key. A
+/// scheme implements the two batch operations (each one engine batch, one
+/// answer per item, in order); the single ones are a batch of one on
+/// [`default_engine`].
+pub trait EncryptionScheme {
+    /// The ciphertext of every message of `msgs`, in order, the public
+    /// operations (RSAEP, RFC 8017 §5.1.1) as one batch on `engine`; a
+    /// message too long gets its own error.
+    fn encrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPublicKey,
+        msgs: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>>;
+
+    /// The message of every ciphertext of `cts`, in order, the private
+    /// operations (RSADP, RFC 8017 §5.1.2) as one batch on `engine`.
+    fn decrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        cts: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Zeroizing<Vec<u8>>>>;
+
+    /// The ciphertext of `msg`: [`EncryptionScheme::encrypt_batch`] of one.
+    fn encrypt(&self, key: &RsaPublicKey, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+        single(self.encrypt_batch(default_engine(), key, &[msg], rng))
+    }
+
+    /// The message of `ct`: [`EncryptionScheme::decrypt_batch`] of one.
+    fn decrypt(&self, key: &RsaPrivateKey, ct: &[u8], rng: &mut impl CryptoRngCore) -> Result<Zeroizing<Vec<u8>>> {
+        single(self.decrypt_batch(default_engine(), key, &[ct], rng))
+    }
+}
+
+/// A reference to a scheme is the scheme (`&oaep`, `&padding`).
+impl<S: SignatureScheme + ?Sized> SignatureScheme for &S {
+    fn sign_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        input: Batch<'_>,
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        (**self).sign_batch(engine, key, input, rng)
+    }
+
+    fn verify_batch(&self, engine: &Engine, key: &RsaPublicKey, input: Batch<'_>, sigs: &[&[u8]]) -> Vec<Result<()>> {
+        (**self).verify_batch(engine, key, input, sigs)
+    }
+}
+
+/// A reference to a scheme is the scheme (`&oaep`, `&padding`).
+impl<S: EncryptionScheme + ?Sized> EncryptionScheme for &S {
+    fn encrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPublicKey,
+        msgs: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Vec<u8>>> {
+        (**self).encrypt_batch(engine, key, msgs, rng)
+    }
+
+    fn decrypt_batch(
+        &self,
+        engine: &Engine,
+        key: &RsaPrivateKey,
+        cts: &[&[u8]],
+        rng: &mut impl CryptoRngCore,
+    ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
+        (**self).decrypt_batch(engine, key, cts, rng)
+    }
+}
+
+/// Every item's digest by `hash` (a message hashed, a digest as it is):
+/// what a signature scheme's batch encodes.
+pub(crate) fn digests(input: Batch<'_>, hash: HashAlg) -> Vec<Vec<u8>> {
+    input.digests(hash).into_iter().map(|d| d.into_owned()).collect()
+}
+
+/// `verify` on the `(digest, signature)` pairs of `input` (digests by
+/// `hash`) and `sigs`, the body of a [`SignatureScheme::verify_batch`];
+/// when the lengths differ, every item of `input` fails with
+/// [`Error::InvalidParameters`] and `verify` does not run.
+pub(crate) fn verify_pairs<'s>(
+    input: Batch<'_>,
+    hash: HashAlg,
+    sigs: &[&'s [u8]],
+    verify: impl FnOnce(&[(Vec<u8>, &'s [u8])]) -> Vec<Result<()>>,
+) -> Vec<Result<()>> {
+    if input.len() != sigs.len() {
+        let e = Error::InvalidParameters(format!("{} signatures for {} items", sigs.len(), input.len()));
+        return fail_all(input.len(), &e);
+    }
+    let items: Vec<(Vec<u8>, &[u8])> = digests(input, hash).into_iter().zip(sigs.iter().copied()).collect();
+    verify(&items)
+}
 
 impl RsaPrivateKey {
     /// A signature of `msg` (RSASSA-PSS-SIGN, RFC 8017 §8.1.1, or
@@ -75,16 +234,8 @@ impl RsaPrivateKey {
     /// but itself (PSS, RFC 8702) or any SHAKE (PKCS#1 v1.5, no
     /// DigestInfo); [`Error::KeyTooSmall`] when the encoding does not fit
     /// the key; [`Error::Rng`].
-    pub fn sign(
-        &self,
-        padding: impl Into<SignaturePadding>,
-        msg: &[u8],
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Vec<u8>> {
-        match padding.into() {
-            SignaturePadding::Pss(p) => pss::sign(self, p.hash, p.mgf_hash, p.salt_len, msg, rng),
-            SignaturePadding::Pkcs1v15(p) => pkcs1v15::sign(self, p.hash, msg, rng),
-        }
+    pub fn sign(&self, padding: impl SignatureScheme, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+        padding.sign(self, msg, rng)
     }
 
     /// A signature of a precomputed `digest` (`hLen` bytes of the
@@ -94,14 +245,11 @@ impl RsaPrivateKey {
     /// for a digest of the wrong length.
     pub fn sign_prehashed(
         &self,
-        padding: impl Into<SignaturePadding>,
+        padding: impl SignatureScheme,
         digest: &[u8],
         rng: &mut impl CryptoRngCore,
     ) -> Result<Vec<u8>> {
-        match padding.into() {
-            SignaturePadding::Pss(p) => pss::sign_digest(self, p.hash, p.mgf_hash, p.salt_len, digest, rng),
-            SignaturePadding::Pkcs1v15(p) => pkcs1v15::sign_digest(self, p.hash, digest, rng),
-        }
+        padding.sign_prehashed(self, digest, rng)
     }
 
     /// A signature of every item of `input`, in order, the private
@@ -110,22 +258,11 @@ impl RsaPrivateKey {
     pub fn sign_batch(
         &self,
         engine: &Engine,
-        padding: impl Into<SignaturePadding>,
+        padding: impl SignatureScheme,
         input: Batch<'_>,
         rng: &mut impl CryptoRngCore,
     ) -> Vec<Result<Vec<u8>>> {
-        match (padding.into(), input) {
-            (SignaturePadding::Pss(p), Batch::Messages(m)) => {
-                pss::sign_batch(engine, self, p.hash, p.mgf_hash, p.salt_len, m, rng)
-            }
-            (SignaturePadding::Pss(p), Batch::Digests(d)) => {
-                pss::sign_digest_batch(engine, self, p.hash, p.mgf_hash, p.salt_len, d, rng)
-            }
-            (SignaturePadding::Pkcs1v15(p), Batch::Messages(m)) => pkcs1v15::sign_batch(engine, self, p.hash, m, rng),
-            (SignaturePadding::Pkcs1v15(p), Batch::Digests(d)) => {
-                pkcs1v15::sign_digest_batch(engine, self, p.hash, d, rng)
-            }
-        }
+        padding.sign_batch(engine, self, input, rng)
     }
 
     /// The message of the ciphertext `ct` (RSAES-OAEP-DECRYPT, RFC 8017
@@ -141,14 +278,11 @@ impl RsaPrivateKey {
     /// operation.
     pub fn decrypt(
         &self,
-        padding: impl Into<EncryptionPadding>,
+        padding: impl EncryptionScheme,
         ct: &[u8],
         rng: &mut impl CryptoRngCore,
     ) -> Result<Zeroizing<Vec<u8>>> {
-        match padding.into() {
-            EncryptionPadding::Oaep(p) => oaep::decrypt(self, p.hash, p.mgf_hash, &p.label, ct, rng),
-            EncryptionPadding::Pkcs1v15(_) => pkcs1v15::decrypt(self, ct, rng),
-        }
+        padding.decrypt(self, ct, rng)
     }
 
     /// The message of every ciphertext of `cts`, in order, the private
@@ -156,14 +290,11 @@ impl RsaPrivateKey {
     pub fn decrypt_batch(
         &self,
         engine: &Engine,
-        padding: impl Into<EncryptionPadding>,
+        padding: impl EncryptionScheme,
         cts: &[&[u8]],
         rng: &mut impl CryptoRngCore,
     ) -> Vec<Result<Zeroizing<Vec<u8>>>> {
-        match padding.into() {
-            EncryptionPadding::Oaep(p) => oaep::decrypt_batch(engine, self, p.hash, p.mgf_hash, &p.label, cts, rng),
-            EncryptionPadding::Pkcs1v15(_) => pkcs1v15::decrypt_batch(engine, self, cts, rng),
-        }
+        padding.decrypt_batch(engine, self, cts, rng)
     }
 }
 
@@ -175,20 +306,14 @@ impl RsaPublicKey {
     /// others: [`Error::UnsupportedHash`] for a SHAKE paired with anything
     /// but itself (PSS) or any SHAKE (PKCS#1 v1.5), [`Error::KeyTooSmall`]
     /// when no PKCS#1 v1.5 signature with this hash and key can exist.
-    pub fn verify(&self, padding: impl Into<SignaturePadding>, msg: &[u8], sig: &[u8]) -> Result<()> {
-        match padding.into() {
-            SignaturePadding::Pss(p) => pss::verify(self, p.hash, p.mgf_hash, p.salt_len, msg, sig),
-            SignaturePadding::Pkcs1v15(p) => pkcs1v15::verify(self, p.hash, msg, sig),
-        }
+    pub fn verify(&self, padding: impl SignatureScheme, msg: &[u8], sig: &[u8]) -> Result<()> {
+        padding.verify(self, msg, sig)
     }
 
     /// Whether `sig` is a signature of the message whose digest (by the
     /// padding's hash) is `digest`, as [`RsaPublicKey::verify`].
-    pub fn verify_prehashed(&self, padding: impl Into<SignaturePadding>, digest: &[u8], sig: &[u8]) -> Result<()> {
-        match padding.into() {
-            SignaturePadding::Pss(p) => pss::verify_digest(self, p.hash, p.mgf_hash, p.salt_len, digest, sig),
-            SignaturePadding::Pkcs1v15(p) => pkcs1v15::verify_digest(self, p.hash, digest, sig),
-        }
+    pub fn verify_prehashed(&self, padding: impl SignatureScheme, digest: &[u8], sig: &[u8]) -> Result<()> {
+        padding.verify_prehashed(self, digest, sig)
     }
 
     /// Whether `sigs[i]` is a signature of `input`'s item `i`, for every
@@ -199,29 +324,11 @@ impl RsaPublicKey {
     pub fn verify_batch(
         &self,
         engine: &Engine,
-        padding: impl Into<SignaturePadding>,
+        padding: impl SignatureScheme,
         input: Batch<'_>,
         sigs: &[&[u8]],
     ) -> Vec<Result<()>> {
-        if input.len() != sigs.len() {
-            let e = Error::InvalidParameters(format!("{} signatures for {} items", sigs.len(), input.len()));
-            return fail_all(input.len(), &e);
-        }
-        let pairs = |items| pairs(items, sigs);
-        match (padding.into(), input) {
-            (SignaturePadding::Pss(p), Batch::Messages(m)) => {
-                pss::verify_batch(engine, self, p.hash, p.mgf_hash, p.salt_len, &pairs(m))
-            }
-            (SignaturePadding::Pss(p), Batch::Digests(d)) => {
-                pss::verify_digest_batch(engine, self, p.hash, p.mgf_hash, p.salt_len, &pairs(d))
-            }
-            (SignaturePadding::Pkcs1v15(p), Batch::Messages(m)) => {
-                pkcs1v15::verify_batch(engine, self, p.hash, &pairs(m))
-            }
-            (SignaturePadding::Pkcs1v15(p), Batch::Digests(d)) => {
-                pkcs1v15::verify_digest_batch(engine, self, p.hash, &pairs(d))
-            }
-        }
+        padding.verify_batch(engine, self, input, sigs)
     }
 
     /// The ciphertext of `msg` (RSAES-OAEP-ENCRYPT, RFC 8017 §7.1.1, or
@@ -231,16 +338,8 @@ impl RsaPublicKey {
     /// (`mLen > k - 2·hLen - 2` for OAEP, `mLen > k - 11` for PKCS#1
     /// v1.5); for OAEP [`Error::UnsupportedHash`] for SHAKE and
     /// [`Error::KeyTooSmall`] when `k < 2·hLen + 2`; [`Error::Rng`].
-    pub fn encrypt(
-        &self,
-        padding: impl Into<EncryptionPadding>,
-        msg: &[u8],
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Vec<u8>> {
-        match padding.into() {
-            EncryptionPadding::Oaep(p) => oaep::encrypt(self, p.hash, p.mgf_hash, &p.label, msg, rng),
-            EncryptionPadding::Pkcs1v15(_) => pkcs1v15::encrypt(self, msg, rng),
-        }
+    pub fn encrypt(&self, padding: impl EncryptionScheme, msg: &[u8], rng: &mut impl CryptoRngCore) -> Result<Vec<u8>> {
+        padding.encrypt(self, msg, rng)
     }
 
     /// The ciphertext of every message of `msgs`, in order, the public
@@ -249,18 +348,10 @@ impl RsaPublicKey {
     pub fn encrypt_batch(
         &self,
         engine: &Engine,
-        padding: impl Into<EncryptionPadding>,
+        padding: impl EncryptionScheme,
         msgs: &[&[u8]],
         rng: &mut impl CryptoRngCore,
     ) -> Vec<Result<Vec<u8>>> {
-        match padding.into() {
-            EncryptionPadding::Oaep(p) => oaep::encrypt_batch(engine, self, p.hash, p.mgf_hash, &p.label, msgs, rng),
-            EncryptionPadding::Pkcs1v15(_) => pkcs1v15::encrypt_batch(engine, self, msgs, rng),
-        }
+        padding.encrypt_batch(engine, self, msgs, rng)
     }
-}
-
-/// `(item, signature)` pairs, the free functions' verification input.
-fn pairs<'a>(items: &[&'a [u8]], sigs: &[&'a [u8]]) -> Vec<(&'a [u8], &'a [u8])> {
-    items.iter().copied().zip(sigs.iter().copied()).collect()
 }
