@@ -1,7 +1,7 @@
 //! One Montgomery product on every registered model ([`Arch::ALL`]), each
-//! of the same seeded modulus and checked against [`reference`]: the
+//! of the same seeded modulus and checked against [`mod@reference`]: the
 //! papers' circuits side by side in cycles and time, as `redc demo` shows
-//! them, with 001 Table 2's figure looked up by [`Paper::entry`].
+//! them, with 001 Table 2's figure looked up by [`Paper::entry`](crate::Paper::entry).
 
 use crate::random::Seeded;
 use crate::{Arch, HwError, build, reference};
