@@ -7,7 +7,7 @@ use crate::failure::bad_input;
 use crate::number::{Integer, format};
 use crate::output::Sink;
 use redc::exp::Trace;
-use redc::{Nat, PowOptions, Word, modpow};
+use redc::{PowOptions, SignedPow, SignedPowError, Word, modpow};
 use std::process::ExitCode;
 
 /// Run `redc modexp`.
@@ -44,10 +44,8 @@ pub(crate) fn run(a: &ModexpArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The output of one exponentiation: the trace table if asked, then the
-/// result line. Signs as Python's `pow(base, exp, mod)`: a negative base is
-/// reduced into `[0, |mod|)`, a negative exponent raises the base's inverse
-/// modulo `|mod|` (an error without one), and a negative modulus gives the
-/// result in `(mod, 0]`; the trace shows the exponentiation modulo `|mod|`.
+/// result line. Signs as Python's `pow(base, exp, mod)` ([`SignedPow`]);
+/// the trace shows the exponentiation modulo `|mod|`.
 fn single<W: Word>(
     base: &Integer,
     exp: &Integer,
@@ -56,33 +54,23 @@ fn single<W: Word>(
     hex: bool,
     trace: bool,
 ) -> anyhow::Result<String> {
-    let n = modulus.magnitude.to_nat::<W>();
-    if n.is_zero() {
-        return Err(bad_input!("MOD: modulus is zero"));
-    }
-    let mut b = base.magnitude.to_nat::<W>();
-    if base.negative {
-        let r = b.rem(&n).unwrap_or_else(Nat::zero);
-        b = n.checked_sub(&r).filter(|_| !r.is_zero()).unwrap_or(r);
-    }
-    if exp.negative && !n.is_one() {
-        b = b
-            .inv_mod(&n)
-            .ok_or_else(|| bad_input!("BASE: not invertible modulo MOD, so EXP cannot be negative"))?;
-    }
-    let e = exp.magnitude.to_nat::<W>();
+    let signed = |x: &Integer| (x.negative, x.magnitude.to_nat::<W>());
+    let p = SignedPow::new(signed(base), signed(exp), signed(modulus)).map_err(|err| match err {
+        SignedPowError::ZeroModulus => bad_input!("MOD: modulus is zero"),
+        SignedPowError::NotInvertible => bad_input!("BASE: not invertible modulo MOD, so EXP cannot be negative"),
+    })?;
     let mut rows = Trace::new();
-    let result = modpow(&b, &e, &n, opts, trace.then_some(&mut rows)).map_err(|err| bad_input!("MOD: {err}"))?;
+    let result = modpow(&p.base, &p.exp, &p.modulus, opts, trace.then_some(&mut rows))
+        .map_err(|err| bad_input!("MOD: {err}"))?;
     let mut out = String::new();
     if trace {
-        out.push_str(&rows.table(&n, opts.product, opts.schedule));
+        out.push_str(&rows.table(&p.modulus, opts.product, opts.schedule));
     }
-    if modulus.negative && !result.is_zero() {
+    let (negative, r) = p.signed(result);
+    if negative {
         out.push('-');
-        out.push_str(&format(&n.checked_sub(&result).unwrap_or_default(), hex));
-    } else {
-        out.push_str(&format(&result, hex));
     }
+    out.push_str(&format(&r, hex));
     out.push('\n');
     Ok(out)
 }

@@ -9,32 +9,11 @@ use crate::items::label;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use redc::engine::Job;
+use redc::{SignedPow, SignedPowError};
 use redc_rsa::Num;
 
 /// A signed integer: `(negative, big-endian magnitude)`.
 type Signed = (bool, Vec<u8>);
-
-/// The job for `pow(base, exp, m)` on `|m| >= 2` (the base reduced into
-/// `[0, |m|)`, a negative exponent turned into the inverse's power), or
-/// the error naming the base.
-fn job(base: &Signed, exp: &Signed, m: &Num, base_what: &str) -> PyResult<Job> {
-    let mut b = Num::from_be_bytes(&base.1)
-        .rem(m)
-        .ok_or_else(|| bad(base_what, "no remainder"))?;
-    if base.0 && !b.is_zero() {
-        b = m.checked_sub(&b).unwrap_or_default();
-    }
-    if exp.0 {
-        b = b
-            .inv_mod(m)
-            .ok_or_else(|| bad(base_what, "base is not invertible for the given modulus"))?;
-    }
-    Ok(Job {
-        base: b,
-        exp: Num::from_be_bytes(&exp.1),
-        modulus: m.clone(),
-    })
-}
 
 /// `pow(b, e, m)` for the triples of `bases`, `exps`, `mods` (equal
 /// lengths), in order: `(negative, magnitude)`, or the exception of that
@@ -62,31 +41,35 @@ pub(crate) fn modexp_batch(
         ));
     }
     let engine = engine(backend)?;
-    // Each slot: its job, a known answer (|m| = 1), or its error.
+    // Each slot: its problem, a known answer (|m| = 1), or its error.
     enum Slot {
-        Run(Job, bool),
+        Run(SignedPow<u64>),
         Zero,
         Failed(PyErr),
     }
+    let num = |x: &Signed| (x.0, Num::from_be_bytes(&x.1));
     let slots: Vec<Slot> = (0..bases.len())
-        .map(|i| {
-            let m = Num::from_be_bytes(&mods[i].1);
-            if m.is_zero() {
-                return Slot::Failed(bad(&label(mod_what, i), "pow() 3rd argument cannot be 0"));
+        .map(|i| match SignedPow::new(num(&bases[i]), num(&exps[i]), num(&mods[i])) {
+            Err(SignedPowError::ZeroModulus) => {
+                Slot::Failed(bad(&label(mod_what, i), "pow() 3rd argument cannot be 0"))
             }
-            if m.is_one() {
-                return Slot::Zero;
-            }
-            match job(&bases[i], &exps[i], &m, &label(base_what, i)) {
-                Ok(j) => Slot::Run(j, mods[i].0),
-                Err(e) => Slot::Failed(e),
-            }
+            Err(SignedPowError::NotInvertible) => Slot::Failed(bad(
+                &label(base_what, i),
+                "base is not invertible for the given modulus",
+            )),
+            Ok(p) if p.modulus.is_one() => Slot::Zero,
+            Ok(p) => Slot::Run(p),
         })
         .collect();
+    // The engine wants the base below the modulus.
     let jobs: Vec<Job> = slots
         .iter()
         .filter_map(|s| match s {
-            Slot::Run(j, _) => Some(j.clone()),
+            Slot::Run(p) => Some(Job {
+                base: p.base.rem(&p.modulus).unwrap_or_default(),
+                exp: p.exp.clone(),
+                modulus: p.modulus.clone(),
+            }),
             _ => None,
         })
         .collect();
@@ -102,12 +85,12 @@ pub(crate) fn modexp_batch(
         .map(|(i, slot)| match slot {
             Slot::Zero => signed(py, false, &Num::zero()),
             Slot::Failed(e) => e.into_value(py).into_any(),
-            Slot::Run(j, neg_mod) => match results.next() {
+            Slot::Run(p) => match results.next() {
                 // A negative modulus: the result in (m, 0], as Python's.
-                Some(Ok(r)) if neg_mod && !r.is_zero() => {
-                    signed(py, true, &j.modulus.checked_sub(&r).unwrap_or_default())
+                Some(Ok(r)) => {
+                    let (negative, r) = p.signed(r);
+                    signed(py, negative, &r)
                 }
-                Some(Ok(r)) => signed(py, false, &r),
                 Some(Err(e)) => bad(&label(mod_what, i), e).into_value(py).into_any(),
                 None => bad(&label(mod_what, i), "no answer from the engine")
                     .into_value(py)

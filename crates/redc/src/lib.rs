@@ -78,7 +78,7 @@ pub mod word;
 
 pub use engine::{Backend, Engine, EngineError, Job, JobBase, PowJob, Prepared, PublicExpJob};
 pub use exp::{Schedule, Trace, default_window};
-pub use modpow::{ModpowError, PowOptions, modpow};
+pub use modpow::{ModpowError, PowOptions, SignedPow, SignedPowError, modpow};
 pub use mont::{Modulus, ModulusError, MontElem, Multiplier, OpCounts, Product};
 pub use nat::text::ParseNatError;
 pub use nat::{Nat, Num};

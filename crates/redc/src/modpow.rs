@@ -12,6 +12,9 @@ use crate::mont::{Modulus, Product};
 use crate::nat::Nat;
 use crate::word::Word;
 
+pub mod signed;
+pub use signed::{SignedPow, SignedPowError};
+
 /// Why `modpow` cannot answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum ModpowError {
