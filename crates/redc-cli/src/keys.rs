@@ -10,8 +10,7 @@ use redc_ffc::AnyKey;
 use redc_ffc::encoding::KeyKind;
 use redc_rsa::RsaPrivateKey;
 use redc_rsa::encoding::{Pbes2Kdf, PublicFormat};
-use redc_rsa::key::MAX_BITS;
-use redc_rsa::keygen::{MIN_KEYGEN_BITS, check_exponent, generate_multi, max_primes};
+use redc_rsa::keygen::{SizeError, check_exponent, check_size, generate_multi};
 use redc_rsa::pss_key::{KeyAlgorithm, PssRestriction};
 use std::path::Path;
 use std::process::ExitCode;
@@ -28,28 +27,11 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     }
     let algorithm = pss_algorithm(a)?;
     let primes = a.primes.unwrap_or(2);
-    let max = max_primes(a.bits);
-    if !(MIN_KEYGEN_BITS..=MAX_BITS).contains(&a.bits) {
-        return Err(bad_input!(
-            "--bits {}: redc generates keys of {MIN_KEYGEN_BITS} to {MAX_BITS} bits",
-            a.bits
-        ));
-    }
-    let level = crate::policy::level();
-    if a.bits < level.private_min_bits() {
-        return Err(bad_input!(
-            "--bits {}: a key for private operations needs at least {} bits at {level} ({})",
-            a.bits,
-            level.private_min_bits(),
-            crate::policy::HINT
-        ));
-    }
-    if !(2..=max).contains(&primes) {
-        return Err(bad_input!(
-            "--primes {primes}: a {}-bit key has 2 to {max} primes (OpenSSL's limits: 3 from 1024 bits, 4 from 4096, 5 from 8192)",
-            a.bits
-        ));
-    }
+    check_size(a.bits, primes, crate::policy::level()).map_err(|e| match e {
+        SizeError::Primes { .. } => bad_input!("--primes {primes}: {e}"),
+        SizeError::Level { .. } => bad_input!("--bits {}: {e} ({})", a.bits, crate::policy::HINT),
+        SizeError::Bits => bad_input!("--bits {}: {e}", a.bits),
+    })?;
     let e =
         a.e.as_ref()
             .map_or_else(|| redc_rsa::Num::from_u64(redc_rsa::keygen::DEFAULT_E), Number::to_nat);

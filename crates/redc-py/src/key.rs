@@ -73,24 +73,16 @@ impl Key {
         let level = level_of(level)?;
         let e = Num::from_be_bytes(e);
         keygen::check_exponent(&e).map_err(|err| rsa_err("public_exponent", &err))?;
-        // The error names `primes` when the size is fine but the count is not.
-        let in_range = (keygen::MIN_KEYGEN_BITS..=redc_rsa::key::MAX_BITS).contains(&bits);
-        let what = match in_range {
-            true if !(2..=keygen::max_primes(bits)).contains(&primes) => "primes",
-            _ => "key_size",
-        };
-        if in_range && what == "key_size" && bits < level.private_min_bits() {
-            return Err(bad(
+        keygen::check_size(bits, primes, level).map_err(|err| match err {
+            keygen::SizeError::Primes { .. } => bad("primes", err),
+            keygen::SizeError::Level { .. } => bad(
                 "key_size",
-                format!(
-                    "{bits} bits: a key for private operations needs at least {} bits at {level} \
-                     (give security_level= to accept it)",
-                    level.private_min_bits()
-                ),
-            ));
-        }
+                format!("{bits} bits: {err} (give security_level= to accept it)"),
+            ),
+            keygen::SizeError::Bits => bad("key_size", format!("{bits} bits: {err}")),
+        })?;
         let key = py.detach(|| keygen::generate_multi(bits, primes, &e, &|_| {}));
-        let key = key.map_err(|err| rsa_err(what, &err))?;
+        let key = key.map_err(|err| rsa_err("key_size", &err))?;
         Ok(Key {
             inner: AnyKey::Private(key.with_security_level(level)),
         })

@@ -8,6 +8,7 @@
 use crate::Num;
 use crate::error::{Error, Result};
 use crate::key::{MAX_BITS, RsaPrivateKey};
+use crate::policy::SecurityLevel;
 use rand_core::{OsRng, RngCore};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -83,6 +84,46 @@ pub fn check_exponent(e: &Num) -> Result<()> {
 /// rule lives with the other key-size rules, in [`crate::policy`].
 pub use crate::policy::openssl_max_primes as max_primes;
 
+/// Why a key generation request's size is refused ([`check_size`]); the
+/// text says why without naming the front end's parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// The size is outside what redc generates.
+    #[error("redc generates keys of {MIN_KEYGEN_BITS} to {MAX_BITS} bits")]
+    Bits,
+    /// The prime count is outside OpenSSL's limits for the size.
+    #[error("a {bits}-bit key has 2 to {max} primes (OpenSSL's limits: 3 from 1024 bits, 4 from 4096, 5 from 8192)")]
+    Primes {
+        /// The key size.
+        bits: usize,
+        /// The most primes at that size.
+        max: usize,
+    },
+    /// The security level refuses the size for private operations.
+    #[error("a key for private operations needs at least {} bits at {level}", level.private_min_bits())]
+    Level {
+        /// The level that refuses it.
+        level: SecurityLevel,
+    },
+}
+
+/// Checks, before any work, a request for a `bits`-bit key of `primes`
+/// primes that `level` must accept for private operations: the size,
+/// then the prime count, then the level (the CLI and the Python package
+/// name the parameter at fault).
+pub fn check_size(bits: usize, primes: usize, level: SecurityLevel) -> core::result::Result<(), SizeError> {
+    let max = max_primes(bits);
+    if !(MIN_KEYGEN_BITS..=MAX_BITS).contains(&bits) {
+        Err(SizeError::Bits)
+    } else if !(2..=max).contains(&primes) {
+        Err(SizeError::Primes { bits, max })
+    } else if bits < level.private_min_bits() {
+        Err(SizeError::Level { level })
+    } else {
+        Ok(())
+    }
+}
+
 /// Generate a key of `bits` bits with `count` primes (RFC 8017 multi-prime
 /// RSA; 2 to [`max_primes`]) and public exponent `e`, as [`generate`] does
 /// for two: the primes share the bits (the first `bits mod count` have one
@@ -90,17 +131,8 @@ pub use crate::policy::openssl_max_primes as max_primes;
 /// more than their low `size - 100` bits, and `d = e^-1 mod lcm(r_i - 1)`
 /// is above `2^(bits/2)`. The primes are stored largest first.
 pub fn generate_multi(bits: usize, count: usize, e: &Num, progress: &(dyn Fn(u64) + Sync)) -> Result<RsaPrivateKey> {
-    if !(MIN_KEYGEN_BITS..=MAX_BITS).contains(&bits) {
-        return Err(Error::InvalidParameters(format!(
-            "key size {bits} bits; redc generates {MIN_KEYGEN_BITS} to {MAX_BITS}"
-        )));
-    }
-    if !(2..=max_primes(bits)).contains(&count) {
-        return Err(Error::InvalidParameters(format!(
-            "{count} primes for a {bits}-bit key; redc generates 2 to {} at this size (OpenSSL's limits)",
-            max_primes(bits)
-        )));
-    }
+    check_size(bits, count, SecurityLevel::NONE)
+        .map_err(|err| Error::InvalidParameters(format!("{bits} bits, {count} primes: {err}")))?;
     check_exponent(e)?;
     let tried = AtomicU64::new(0);
     let sizes: Vec<usize> = (0..count)
@@ -177,7 +209,7 @@ mod tests {
         for (bits, count) in [(1024, 3), (4096, 4)] {
             let key = generate_multi(bits, count, &Num::from_u64(DEFAULT_E), &|_| {})
                 .unwrap()
-                .with_security_level(crate::policy::SecurityLevel::new(1).unwrap());
+                .with_security_level(SecurityLevel::new(1).unwrap());
             assert_eq!(key.public_key().bits(), bits);
             let primes = key.primes();
             assert_eq!(primes.len(), count);
@@ -203,10 +235,30 @@ mod tests {
         for (bits, count) in [(1024, 1), (1024, 4), (2048, 4), (4096, 5), (8192, 6)] {
             let err = generate_multi(bits, count, &e, &|_| {}).unwrap_err();
             assert!(
-                matches!(&err, Error::InvalidParameters(m) if m.contains(&format!("{count} primes for a {bits}-bit key"))),
+                matches!(&err, Error::InvalidParameters(m) if m.contains(&format!("{count} primes: a {bits}-bit key has 2 to"))),
                 "{err}"
             );
         }
         assert_eq!([1023, 1024, 4095, 4096, 8191, 8192].map(max_primes), [2, 3, 3, 4, 4, 5]);
+    }
+
+    /// The size first, then the prime count, then the level: a request
+    /// wrong in several ways names the first.
+    #[test]
+    fn sizes_are_checked_in_order() {
+        let level = SecurityLevel::DEFAULT;
+        assert_eq!(check_size(512, 9, level), Err(SizeError::Bits));
+        assert_eq!(check_size(MAX_BITS + 1, 2, level), Err(SizeError::Bits));
+        assert_eq!(
+            check_size(1024, 4, level),
+            Err(SizeError::Primes { bits: 1024, max: 3 })
+        );
+        assert_eq!(check_size(1024, 3, level), Err(SizeError::Level { level }));
+        assert_eq!(check_size(1024, 3, SecurityLevel::NONE), Ok(()));
+        assert_eq!(check_size(2048, 2, level), Ok(()));
+        assert_eq!(
+            SizeError::Level { level }.to_string(),
+            "a key for private operations needs at least 2048 bits at security level 2"
+        );
     }
 }
