@@ -1,6 +1,42 @@
 //! The command line, declared with clap, and its parsing; each command's
 //! arguments live in a child module named for its group.
 
+/// A clap value enum over one of redc's own enums (`$lib` with `ALL`,
+/// `name` and `describe`): the values, their names and their help come
+/// from the library, so a new variant there is a new value here.
+macro_rules! library_value_enum {
+    ($(#[$doc:meta])* $arg:ident => $lib:ty) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(crate) struct $arg(pub(crate) $lib);
+
+        impl clap::ValueEnum for $arg {
+            fn value_variants<'a>() -> &'a [Self] {
+                const ALL: [$arg; <$lib>::ALL.len()] = {
+                    let mut out = [$arg(<$lib>::ALL[0]); <$lib>::ALL.len()];
+                    let mut i = 1;
+                    while i < out.len() {
+                        out[i] = $arg(<$lib>::ALL[i]);
+                        i += 1;
+                    }
+                    out
+                };
+                &ALL
+            }
+
+            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+                Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.describe()))
+            }
+        }
+
+        impl From<$arg> for $lib {
+            fn from(a: $arg) -> Self {
+                a.0
+            }
+        }
+    };
+}
+
 mod batch;
 mod bench;
 mod ffc;
@@ -18,7 +54,7 @@ pub(crate) use numbers::*;
 pub(crate) use rsa::*;
 
 use crate::failure::{BAD_INPUT, one_line};
-use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::PathBuf;
@@ -131,23 +167,10 @@ pub(crate) struct PasswordArgs {
     pub(crate) password_file: Option<PathBuf>,
 }
 
-/// Key file encodings, as `openssl -outform`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum OutForm {
-    /// PEM text.
-    Pem,
-    /// DER bytes.
-    Der,
-}
-
-impl From<OutForm> for redc_rsa::encoding::Form {
-    fn from(form: OutForm) -> Self {
-        match form {
-            OutForm::Pem => Self::Pem,
-            OutForm::Der => Self::Der,
-        }
-    }
-}
+library_value_enum!(
+    /// Key file encodings, as `openssl -outform`.
+    OutForm => redc_rsa::encoding::Form
+);
 
 /// The clap command of [`Cli`] (for completions, manual pages and parsing).
 pub(crate) fn command() -> clap::Command {

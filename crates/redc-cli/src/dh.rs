@@ -43,7 +43,7 @@ pub(crate) fn genkey(a: &DhGenkeyArgs) -> anyhow::Result<ExitCode> {
         ));
     }
     check_outputs(a.output.as_deref(), a.public.as_deref(), a.force)?;
-    write_ffc_pair(a.output.as_deref(), a.public.as_deref(), a.outform, || {
+    write_ffc_pair(a.output.as_deref(), a.public.as_deref(), a.outform.0, || {
         let key = DhPrivateKey::generate(group, a.exponent_bits, &mut OsRng).map_err(|e| ffc_error("dh genkey", &e))?;
         let public = key.public_key().clone();
         Ok((key, public))
@@ -63,9 +63,9 @@ fn dh_public(path: &Path, option: &str) -> anyhow::Result<DhPublicKey> {
 
 /// Run `redc dh pubkey`.
 pub(crate) fn pubkey(a: &DhPubkeyArgs) -> anyhow::Result<ExitCode> {
-    let mut sink = open(&a.output, a.outform, "-o")?;
+    let mut sink = open(&a.output, a.outform.0, "-o")?;
     let key = dh_public(&a.key, "KEY")?;
-    sink.writer().write_all(&ffc_bytes(&key, a.outform)?)?;
+    sink.writer().write_all(&ffc_bytes(&key, a.outform.0)?)?;
     sink.finish()?;
     Ok(ExitCode::SUCCESS)
 }

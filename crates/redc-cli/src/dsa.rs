@@ -3,17 +3,19 @@
 //! the batches `redc dsa sign-batch|verify-batch` in the JSON Lines
 //! conventions of the RSA batches.
 
-use crate::args::{DsaBatchArgs, KeyFormat, KeygenArgs, NonceArg, SigFormat, SigOptions, SignArgs};
+use crate::args::{DsaBatchArgs, KeygenArgs, NonceArg, SigOptions, SignArgs};
 use crate::failure::bad_input;
 use crate::jsonl::{self, LineError, field_hex};
 use crate::keyfile::{ffc_as, ffc_error, ffc_key_from, load_ffc, refuse_options, to_hex};
 use crate::keypair::write_ffc_pair;
 use rand_core::OsRng;
 use redc_ffc::dsa::{
-    DsaPrivateKey, DsaPublicKey, GENERATED_SIZES, HASHES, Nonce, Signature, generate_params, sign_batch, verify_batch,
+    DsaPrivateKey, DsaPublicKey, GENERATED_SIZES, HASHES, Nonce, SigEncoding, Signature, generate_params, sign_batch,
+    verify_batch,
 };
 use redc_ffc::encoding::{KeyKind, WrongKey};
 use redc_ffc::{AnyKey, HashAlg};
+use redc_rsa::encoding::PrivateFormat;
 use serde_json::json;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -29,7 +31,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             return Err(bad_input!("{option}: only for --algorithm rsa"));
         }
     }
-    if matches!(a.format, KeyFormat::Pkcs1) {
+    if a.format.0 == PrivateFormat::Pkcs1 {
         return Err(bad_input!(
             "--format pkcs1: only for --algorithm rsa (DSA keys are PKCS#8)"
         ));
@@ -41,7 +43,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
             a.bits
         ));
     }
-    write_ffc_pair(a.output.as_deref(), a.public.as_deref(), a.outform, || {
+    write_ffc_pair(a.output.as_deref(), a.public.as_deref(), a.outform.0, || {
         let bar = crate::progress::spinner(format!("generating DSA parameters ({}, {qbits})", a.bits));
         let params = generate_params(a.bits, qbits, &mut OsRng).map_err(|e| ffc_error("keygen", &e))?;
         if let Some(bar) = &bar {
@@ -102,7 +104,7 @@ pub(crate) fn sign(
     let sig = key
         .sign_prehashed(hash, &digest, nonce(a.nonce), &mut OsRng)
         .map_err(|e| ffc_error("sign", &e))?;
-    let format = o.sig_format.unwrap_or(SigFormat::Der).into();
+    let format = o.sig_format.map_or(SigEncoding::Der, |f| f.0);
     key.public_key()
         .encode_signature(&sig, format)
         .map_err(|e| ffc_error("sign", &e))
@@ -118,7 +120,7 @@ pub(crate) fn verify(
     let (hash, key) = hash_and_key(o, file, AnyKey::into_dsa_public)?;
     let digest = digest(hash)?;
     Ok(key
-        .decode_signature(sig, o.sig_format.unwrap_or(SigFormat::Der).into())
+        .decode_signature(sig, o.sig_format.map_or(SigEncoding::Der, |f| f.0))
         .is_ok_and(|sig| key.verify_prehashed(&digest, &sig).is_ok()))
 }
 

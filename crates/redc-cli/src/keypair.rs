@@ -2,11 +2,11 @@
 //! the outputs checked and opened before the key is made, PEM or DER, the
 //! finite-field keys' bytes.
 
-use crate::args::OutForm;
 use crate::failure::bad_input;
 use crate::keyfile::ffc_error;
 use crate::output::Sink;
 use redc_ffc::encoding::KeyFile;
+use redc_rsa::encoding::Form;
 use std::path::Path;
 use std::process::ExitCode;
 use zeroize::Zeroizing;
@@ -44,7 +44,7 @@ pub(crate) fn check_outputs(output: Option<&Path>, public: Option<&Path>, force:
 pub(crate) fn write_ffc_pair<K: KeyFile, P: KeyFile>(
     output: Option<&Path>,
     public: Option<&Path>,
-    form: OutForm,
+    form: Form,
     make: impl FnOnce() -> anyhow::Result<(K, P)>,
 ) -> anyhow::Result<ExitCode> {
     let mut public = public.map(|path| open(path, form, "--pub")).transpose()?;
@@ -62,19 +62,19 @@ pub(crate) fn write_ffc_pair<K: KeyFile, P: KeyFile>(
 }
 
 /// A finite-field key file's bytes in `form`.
-pub(crate) fn ffc_bytes(key: &impl KeyFile, form: OutForm) -> anyhow::Result<Zeroizing<Vec<u8>>> {
+pub(crate) fn ffc_bytes(key: &impl KeyFile, form: Form) -> anyhow::Result<Zeroizing<Vec<u8>>> {
     match form {
-        OutForm::Der => key.to_der(),
-        OutForm::Pem => key.to_pem().map(|p| Zeroizing::new(p.as_bytes().to_vec())),
+        Form::Der => key.to_der(),
+        Form::Pem => key.to_pem().map(|p| Zeroizing::new(p.as_bytes().to_vec())),
     }
     .map_err(|e| ffc_error("key file", &e))
 }
 
 /// The sink of a key file given as `option`: DER is binary, never written
 /// to a terminal.
-pub(crate) fn open(path: &Path, form: OutForm, option: &str) -> anyhow::Result<Sink> {
+pub(crate) fn open(path: &Path, form: Form, option: &str) -> anyhow::Result<Sink> {
     match form {
-        OutForm::Pem => Sink::open_for(Some(path), option),
-        OutForm::Der => Sink::open_binary(path, option),
+        Form::Pem => Sink::open_for(Some(path), option),
+        Form::Der => Sink::open_binary(path, option),
     }
 }

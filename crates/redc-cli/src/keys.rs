@@ -1,6 +1,6 @@
 //! `redc keygen` and `redc pubkey` (every key kind).
 
-use crate::args::{Algorithm, KeyFormat, KeygenArgs, OutForm, PubFormat, PubkeyArgs};
+use crate::args::{Algorithm, KeygenArgs, PubkeyArgs};
 use crate::failure::bad_input;
 use crate::keyfile::{ffc_key_from, key_file, parse_hash, password, rsa_error, rsa_key_from};
 use crate::keypair::{check_outputs, ffc_bytes, open};
@@ -9,7 +9,7 @@ use rand_core::OsRng;
 use redc_ffc::AnyKey;
 use redc_ffc::encoding::KeyKind;
 use redc_rsa::RsaPrivateKey;
-use redc_rsa::encoding::{Pbes2Kdf, PublicFormat};
+use redc_rsa::encoding::{Form, Pbes2Kdf, PrivateFormat, PublicFormat};
 use redc_rsa::keygen::{SizeError, check_exponent, check_size, generate_multi};
 use redc_rsa::pss_key::{KeyAlgorithm, PssRestriction};
 use std::path::Path;
@@ -39,7 +39,7 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
         redc_rsa::Error::InvalidParameters(m) => bad_input!("--e {e}: {m}"),
         other => rsa_error("keygen", &other),
     })?;
-    if a.encrypt && matches!(a.format, KeyFormat::Pkcs1) {
+    if a.encrypt && a.format.0 == PrivateFormat::Pkcs1 {
         return Err(bad_input!(
             "--encrypt: only PKCS#8 keys can be encrypted (use --format pkcs8)"
         ));
@@ -50,9 +50,9 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     let mut public = a
         .public
         .as_deref()
-        .map(|path| open(path, a.outform, "--pub"))
+        .map(|path| open(path, a.outform.0, "--pub"))
         .transpose()?;
-    let mut sink = open(a.output.as_deref().unwrap_or(Path::new("-")), a.outform, "-o")?;
+    let mut sink = open(a.output.as_deref().unwrap_or(Path::new("-")), a.outform.0, "-o")?;
     let pw = if a.encrypt {
         Some(password(&a.password)?.ok_or_else(|| {
             bad_input!(
@@ -78,11 +78,11 @@ pub(crate) fn keygen(a: &KeygenArgs) -> anyhow::Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let private = private_bytes(&key, a.format, pw.as_deref().map(|p| &p[..]), a.outform)?;
+    let private = private_bytes(&key, a.format.0, pw.as_deref().map(|p| &p[..]), a.outform.0)?;
     if let Some(public) = &mut public {
         let bytes = key
             .public_key()
-            .to_key_file(PublicFormat::Spki, a.outform.into())
+            .to_key_file(PublicFormat::Spki, a.outform.0)
             .map_err(|e| rsa_error("keygen", &e))?;
         public.writer().write_all(&bytes)?;
     }
@@ -113,7 +113,7 @@ fn pss_algorithm(a: &KeygenArgs) -> anyhow::Result<KeyAlgorithm> {
         }
         return Ok(KeyAlgorithm::Rsa);
     }
-    if matches!(a.format, KeyFormat::Pkcs1) {
+    if a.format.0 == PrivateFormat::Pkcs1 {
         return Err(bad_input!(
             "--format pkcs1: an RSA-PSS key is written as PKCS#8 (PKCS#1 cannot say it is one)"
         ));
@@ -142,22 +142,22 @@ fn pss_algorithm(a: &KeygenArgs) -> anyhow::Result<KeyAlgorithm> {
 /// the caller never gives a password with PKCS#1) in `form`.
 fn private_bytes(
     key: &RsaPrivateKey,
-    format: KeyFormat,
+    format: PrivateFormat,
     pw: Option<&[u8]>,
-    form: OutForm,
+    form: Form,
 ) -> anyhow::Result<Zeroizing<Vec<u8>>> {
     // PBKDF2-HMAC-SHA256 with 600 000 iterations (OWASP's 2023 figure).
     let kdf = Pbes2Kdf::Pbkdf2Sha256 { iterations: 600_000 };
-    key.to_key_file(format.into(), form.into(), pw.map(|pw| (pw, kdf)), &mut OsRng)
+    key.to_key_file(format, form, pw.map(|pw| (pw, kdf)), &mut OsRng)
         .map_err(|e| rsa_error("keygen", &e))
 }
 
 /// Run `redc pubkey`.
 pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
-    let mut sink = open(&a.output, a.outform, "-o")?;
+    let mut sink = open(&a.output, a.outform.0, "-o")?;
     let (file, kind) = key_file(&a.key, "KEY")?;
     if kind != KeyKind::Rsa {
-        if matches!(a.format, PubFormat::Pkcs1) {
+        if a.format.0 == PublicFormat::Pkcs1 {
             return Err(bad_input!(
                 "--format pkcs1: only for RSA keys; KEY {} is {}",
                 a.key.display(),
@@ -165,10 +165,10 @@ pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
             ));
         }
         let bytes = match ffc_key_from(&file, &a.key, "KEY")? {
-            AnyKey::DhPrivate(k) => ffc_bytes(k.public_key(), a.outform)?,
-            AnyKey::DhPublic(k) => ffc_bytes(&k, a.outform)?,
-            AnyKey::DsaPrivate(k) => ffc_bytes(k.public_key(), a.outform)?,
-            AnyKey::DsaPublic(k) => ffc_bytes(&k, a.outform)?,
+            AnyKey::DhPrivate(k) => ffc_bytes(k.public_key(), a.outform.0)?,
+            AnyKey::DhPublic(k) => ffc_bytes(&k, a.outform.0)?,
+            AnyKey::DsaPrivate(k) => ffc_bytes(k.public_key(), a.outform.0)?,
+            AnyKey::DsaPublic(k) => ffc_bytes(&k, a.outform.0)?,
         };
         sink.writer().write_all(&bytes)?;
         sink.finish()?;
@@ -176,7 +176,7 @@ pub(crate) fn pubkey(a: &PubkeyArgs) -> anyhow::Result<ExitCode> {
     }
     let key = rsa_key_from(&file, &a.key, &a.password, "KEY")?.into_public_key();
     let bytes = key
-        .to_key_file(a.format.into(), a.outform.into())
+        .to_key_file(a.format.0, a.outform.0)
         .map_err(|e| rsa_error("pubkey", &e))?;
     sink.writer().write_all(&bytes)?;
     sink.finish()?;

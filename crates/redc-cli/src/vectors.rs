@@ -5,11 +5,11 @@
 //! written under a temporary name and only then renamed into place, so an
 //! error in computing or creating leaves nothing behind.
 
-use crate::args::{VectorFormat, VectorsArgs};
+use crate::args::VectorsArgs;
 use crate::failure::bad_input;
 use crate::output::Sink;
 use crate::sim::{hw_error, parse_arch};
-use redc_hw::vectors::{Format, Given, Operation, Spec, bytes_per_case, from_cases, generate};
+use redc_hw::vectors::{Given, Operation, Spec, bytes_per_case, from_cases, generate};
 use redc_hw::{Big, HwError};
 use std::io::Write;
 use std::process::ExitCode;
@@ -20,11 +20,7 @@ const MAX_BYTES: u64 = 1 << 30;
 /// Run `redc vectors`.
 pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
     let arch = parse_arch(&a.arch)?;
-    let format = match a.format {
-        VectorFormat::Hex => Format::Hex,
-        VectorFormat::Readmemh => Format::Readmemh,
-        VectorFormat::Json => Format::Json,
-    };
+    let format = a.format.0;
     if let Ok(m) = std::fs::metadata(&a.output)
         && !m.is_dir()
     {

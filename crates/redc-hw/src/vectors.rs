@@ -43,6 +43,31 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// Every format, in the order above.
+    pub const ALL: [Format; 3] = [Format::Hex, Format::Readmemh, Format::Json];
+
+    /// The name options spell it with (`hex`, `readmemh`, `json`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Hex => "hex",
+            Format::Readmemh => "readmemh",
+            Format::Json => "json",
+        }
+    }
+
+    /// What the format writes, in a line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Format::Hex => "vectors.txt: name = 0x… lines per case, then the trace",
+            Format::Readmemh => {
+                "One $readmemh file per memory (n, r2, a, b, result, constants, cycles, trace_<reg>, clock_<reg>), manifest.json and vectors.vh"
+            }
+            Format::Json => "vectors.json",
+        }
+    }
+}
+
 /// What to generate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec {

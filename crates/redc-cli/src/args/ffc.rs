@@ -4,6 +4,7 @@ use super::OutForm;
 use super::batch::BatchIo;
 use super::keys::{NonceArg, SigFormat};
 use clap::Subcommand;
+use redc_rsa::encoding::Form;
 use std::path::PathBuf;
 
 /// `redc dh ...`.
@@ -41,7 +42,7 @@ pub(crate) struct DhGenkeyArgs {
     #[arg(long = "pub", value_name = "FILE")]
     pub(crate) public: Option<PathBuf>,
     /// Encoding of both key files (DER is binary: never written to a terminal).
-    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    #[arg(long, value_enum, default_value_t = OutForm(Form::Pem))]
     pub(crate) outform: OutForm,
     /// Replace key files that already exist.
     #[arg(long)]
@@ -55,7 +56,7 @@ pub(crate) struct DhPubkeyArgs {
     #[arg(value_name = "KEY")]
     pub(crate) key: PathBuf,
     /// Encoding (DER is binary: never written to a terminal).
-    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    #[arg(long, value_enum, default_value_t = OutForm(Form::Pem))]
     pub(crate) outform: OutForm,
     /// Write the public key here (- for stdout, the default).
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
@@ -112,7 +113,7 @@ pub(crate) struct DsaBatchArgs {
     #[arg(long, default_value = "sha256")]
     pub(crate) hash: String,
     /// The signatures' encoding.
-    #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+    #[arg(long, value_enum, default_value_t = SigFormat(redc_ffc::dsa::SigEncoding::Der))]
     pub(crate) sig_format: SigFormat,
     /// Signing only: the nonce k. [default: hedged]
     #[arg(long, value_enum)]

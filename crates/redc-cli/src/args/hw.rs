@@ -1,6 +1,5 @@
 //! The arguments of `redc sim` and `redc vectors` (the hardware models).
 
-use clap::ValueEnum;
 use std::path::PathBuf;
 
 /// The help of an ARCH argument: the registry's names, so a new
@@ -113,13 +112,7 @@ pub(crate) struct VectorsArgs {
     pub(crate) output: PathBuf,
 }
 
-/// `redc vectors --format`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum VectorFormat {
-    /// vectors.txt: name = 0x… lines per case, then the trace.
-    Hex,
-    /// One $readmemh file per memory (n, r2, a, b, result, constants, cycles, trace_<reg>, clock_<reg>), manifest.json and vectors.vh.
-    Readmemh,
-    /// vectors.json.
-    Json,
-}
+library_value_enum!(
+    /// `redc vectors --format`.
+    VectorFormat => redc_hw::vectors::Format
+);

@@ -4,7 +4,7 @@
 use super::{OutForm, PasswordArgs};
 use crate::number::Number;
 use clap::ValueEnum;
-use redc_rsa::encoding::{PrivateFormat, PublicFormat};
+use redc_rsa::encoding::{Form, PrivateFormat, PublicFormat};
 use std::path::PathBuf;
 
 /// Key algorithms of `redc keygen`.
@@ -55,10 +55,10 @@ pub(crate) struct KeygenArgs {
     #[arg(long = "pub", value_name = "FILE")]
     pub(crate) public: Option<PathBuf>,
     /// Private key format (PKCS#1 for RSA only).
-    #[arg(long, value_enum, default_value_t = KeyFormat::Pkcs8)]
+    #[arg(long, value_enum, default_value_t = KeyFormat(PrivateFormat::Pkcs8))]
     pub(crate) format: KeyFormat,
     /// Encoding of both key files (DER is binary: never written to a terminal).
-    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    #[arg(long, value_enum, default_value_t = OutForm(Form::Pem))]
     pub(crate) outform: OutForm,
     /// RSA only: encrypt the private key (PKCS#8 PBES2) with the password from
     /// --password-file, REDC_KEY_PASSWORD or the terminal.
@@ -71,23 +71,10 @@ pub(crate) struct KeygenArgs {
     pub(crate) password: PasswordArgs,
 }
 
-/// Private key file formats.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum KeyFormat {
-    /// PKCS#8 PEM ("PRIVATE KEY").
-    Pkcs8,
-    /// PKCS#1 PEM ("RSA PRIVATE KEY").
-    Pkcs1,
-}
-
-impl From<KeyFormat> for PrivateFormat {
-    fn from(format: KeyFormat) -> Self {
-        match format {
-            KeyFormat::Pkcs8 => Self::Pkcs8,
-            KeyFormat::Pkcs1 => Self::Pkcs1,
-        }
-    }
-}
+library_value_enum!(
+    /// Private key file formats.
+    KeyFormat => PrivateFormat
+);
 
 /// Arguments of `redc pubkey`.
 #[derive(Debug, clap::Args)]
@@ -96,10 +83,10 @@ pub(crate) struct PubkeyArgs {
     #[arg(value_name = "KEY")]
     pub(crate) key: PathBuf,
     /// Public key format.
-    #[arg(long, value_enum, default_value_t = PubFormat::Spki)]
+    #[arg(long, value_enum, default_value_t = PubFormat(PublicFormat::Spki))]
     pub(crate) format: PubFormat,
     /// Encoding (DER is binary: never written to a terminal).
-    #[arg(long, value_enum, default_value_t = OutForm::Pem)]
+    #[arg(long, value_enum, default_value_t = OutForm(Form::Pem))]
     pub(crate) outform: OutForm,
     /// Write the public key here (- for stdout, the default).
     #[arg(short = 'o', long, value_name = "FILE", default_value = "-")]
@@ -108,23 +95,10 @@ pub(crate) struct PubkeyArgs {
     pub(crate) password: PasswordArgs,
 }
 
-/// Public key file formats.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub(crate) enum PubFormat {
-    /// SubjectPublicKeyInfo PEM ("PUBLIC KEY"), as `openssl pkey -pubout`.
-    Spki,
-    /// PKCS#1 PEM ("RSA PUBLIC KEY").
-    Pkcs1,
-}
-
-impl From<PubFormat> for PublicFormat {
-    fn from(format: PubFormat) -> Self {
-        match format {
-            PubFormat::Spki => Self::Spki,
-            PubFormat::Pkcs1 => Self::Pkcs1,
-        }
-    }
-}
+library_value_enum!(
+    /// Public key file formats.
+    PubFormat => PublicFormat
+);
 
 /// Signature schemes.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -169,24 +143,10 @@ pub(crate) struct SigOptions {
     pub(crate) password: PasswordArgs,
 }
 
-/// DSA signature encodings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum SigFormat {
-    /// DER `Dss-Sig-Value` (RFC 3279), as `openssl dgst -sign` writes.
-    Der,
-    /// IEEE P1363: r || s, each as long as q.
-    P1363,
-}
-
-/// The library's encoding of the signature format chosen.
-impl From<SigFormat> for redc_ffc::dsa::SigEncoding {
-    fn from(format: SigFormat) -> Self {
-        match format {
-            SigFormat::Der => Self::Der,
-            SigFormat::P1363 => Self::P1363,
-        }
-    }
-}
+library_value_enum!(
+    /// DSA signature encodings.
+    SigFormat => redc_ffc::dsa::SigEncoding
+);
 
 /// How a DSA signature's nonce is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -87,42 +87,6 @@ pub(crate) struct CountsArgs {
     pub(crate) json: bool,
 }
 
-/// A clap value enum over one of redc's own enums (`$lib` with `ALL`,
-/// `name` and `describe`): the values, their names and their help come
-/// from the library, so a new variant there is a new value here.
-macro_rules! library_value_enum {
-    ($(#[$doc:meta])* $arg:ident => $lib:ty) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub(crate) struct $arg(pub(crate) $lib);
-
-        impl ValueEnum for $arg {
-            fn value_variants<'a>() -> &'a [Self] {
-                const ALL: [$arg; <$lib>::ALL.len()] = {
-                    let mut out = [$arg(<$lib>::ALL[0]); <$lib>::ALL.len()];
-                    let mut i = 1;
-                    while i < out.len() {
-                        out[i] = $arg(<$lib>::ALL[i]);
-                        i += 1;
-                    }
-                    out
-                };
-                &ALL
-            }
-
-            fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-                Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.describe()))
-            }
-        }
-
-        impl From<$arg> for $lib {
-            fn from(a: $arg) -> Self {
-                a.0
-            }
-        }
-    };
-}
-
 library_value_enum!(
     /// `--product`: a [`Product`] by its name.
     ProductArg => Product

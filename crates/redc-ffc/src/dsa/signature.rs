@@ -99,6 +99,27 @@ pub enum SigEncoding {
     P1363,
 }
 
+impl SigEncoding {
+    /// Both, DER first (OpenSSL's).
+    pub const ALL: [SigEncoding; 2] = [SigEncoding::Der, SigEncoding::P1363];
+
+    /// The name options spell it with (`der`, `p1363`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SigEncoding::Der => "der",
+            SigEncoding::P1363 => "p1363",
+        }
+    }
+
+    /// What the encoding is, in a few words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SigEncoding::Der => "DER `Dss-Sig-Value` (RFC 3279), as `openssl dgst -sign` writes",
+            SigEncoding::P1363 => "IEEE P1363: r || s, each as long as q",
+        }
+    }
+}
+
 impl DsaPublicKey {
     /// The bytes of `sig` in `encoding`, P1363's halves as long as this
     /// key's `q`.

@@ -35,6 +35,69 @@ pub enum PublicFormat {
     Pkcs1,
 }
 
+impl Form {
+    /// Both, PEM first (as `openssl -outform` lists them).
+    pub const ALL: [Form; 2] = [Form::Pem, Form::Der];
+
+    /// The name options spell it with (`pem`, `der`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Pem => "pem",
+            Form::Der => "der",
+        }
+    }
+
+    /// What the form is, in a few words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Form::Pem => "PEM text",
+            Form::Der => "DER bytes",
+        }
+    }
+}
+
+impl PrivateFormat {
+    /// Both, PKCS#8 first.
+    pub const ALL: [PrivateFormat; 2] = [PrivateFormat::Pkcs8, PrivateFormat::Pkcs1];
+
+    /// The name options spell it with (`pkcs8`, `pkcs1`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PrivateFormat::Pkcs8 => "pkcs8",
+            PrivateFormat::Pkcs1 => "pkcs1",
+        }
+    }
+
+    /// What the format is, in a few words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PrivateFormat::Pkcs8 => "PKCS#8 PEM (\"PRIVATE KEY\")",
+            PrivateFormat::Pkcs1 => "PKCS#1 PEM (\"RSA PRIVATE KEY\")",
+        }
+    }
+}
+
+impl PublicFormat {
+    /// Both, SubjectPublicKeyInfo first.
+    pub const ALL: [PublicFormat; 2] = [PublicFormat::Spki, PublicFormat::Pkcs1];
+
+    /// The name options spell it with (`spki`, `pkcs1`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PublicFormat::Spki => "spki",
+            PublicFormat::Pkcs1 => "pkcs1",
+        }
+    }
+
+    /// What the format is, in a few words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PublicFormat::Spki => "SubjectPublicKeyInfo PEM (\"PUBLIC KEY\"), as `openssl pkey -pubout`",
+            PublicFormat::Pkcs1 => "PKCS#1 PEM (\"RSA PUBLIC KEY\")",
+        }
+    }
+}
+
 impl RsaPrivateKey {
     /// The key file of this key: `format` in `form`, PKCS#8 encrypted
     /// with `password` and its KDF when given (`rng` draws the salt and
