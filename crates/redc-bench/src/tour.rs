@@ -1,11 +1,12 @@
-//! The timed sections of `redc demo`, beside its speed table
-//! ([`Options::demo`](crate::Options::demo)): every product schedule (000
-//! §2.2, 001 Alg. 1) with every exponentiation schedule on one 2048-bit
-//! exponentiation, and RSA on the same arithmetic, the private operation
-//! in each CRT mode of 001 §4. Each is a value whose `Display` is the
-//! demo's text.
+//! The sections of `redc demo` on redc's own arithmetic, beside its speed
+//! table ([`Options::demo`](crate::Options::demo)): a trace per exponent
+//! bit (000 §3.2), every product schedule (000 §2.2, 001 Alg. 1) with every
+//! exponentiation schedule on one 2048-bit exponentiation, an even modulus,
+//! and RSA on the same arithmetic, the private operation in each CRT mode
+//! of 001 §4. Each is a value whose `Display` is the demo's text.
 
 use rand_core::OsRng;
+use redc::exp::Trace;
 use redc::{Nat, PowOptions, Product, Schedule, modpow};
 use redc_rsa::HashAlg;
 use redc_rsa::hazmat::{CrtMode, rsadp_with};
@@ -26,6 +27,46 @@ pub fn splitmix_bytes(seed: u64, len: usize) -> Vec<u8> {
             (z ^ (z >> 31)) as u8
         })
         .collect()
+}
+
+/// The demo's trace per exponent bit, as 000 §3.2 debugged its circuit:
+/// `0x12345678^11 mod 0xfffefff1` at 8-bit digits, the SOS product,
+/// left to right.
+pub fn trace_example() -> String {
+    let (b, e, n) = (
+        Nat::<u8>::from_u64(0x1234_5678),
+        Nat::from_u64(0b1011),
+        Nat::from_u64(0xfffe_fff1),
+    );
+    let opts = PowOptions {
+        product: Product::Sos,
+        schedule: Schedule::Ltr,
+    };
+    let mut trace = Trace::new();
+    let r = modpow(&b, &e, &n, opts, Some(&mut trace)).expect("modulus is not zero");
+    format!(
+        "\n== Trace per exponent bit, as 000 §3.2 debugged (w = 8, 32-bit modulus) ==\n\
+         0x12345678^11 mod 0xfffefff1, SOS product, left-to-right\n{}= 0x{}\n",
+        trace.table(&n, opts.product, opts.schedule),
+        r.to_hex()
+    )
+}
+
+/// The demo's even modulus, `pow(3, 10^6, 2^64 · 1000003)`: Montgomery
+/// for the odd part, CRT with 2^64.
+pub fn even_modulus() -> String {
+    let n = Nat::<u32>::from_u64(1_000_003).shl(64);
+    let r = modpow(
+        &Nat::from_u64(3),
+        &Nat::from_u64(1_000_000),
+        &n,
+        PowOptions::default(),
+        None,
+    )
+    .expect("modulus is not zero");
+    format!(
+        "\n== Any modulus, even ones too: n = 2^t·m, Montgomery mod m, CRT ==\npow(3, 1000000, 2^64·1000003) = {r}\n"
+    )
 }
 
 /// One exponentiation `base^exp mod modulus` run with every [`Product`] ×

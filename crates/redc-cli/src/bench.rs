@@ -104,15 +104,9 @@ pub(crate) fn run(a: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The short bench of `redc demo` ([`Options::demo`]), as a table appended
-/// to `out`.
-pub(crate) fn demo(out: &mut String) -> anyhow::Result<()> {
-    out.push_str(&measure(&Options::demo())?.text());
-    Ok(())
-}
-
-/// [`redc_bench::measure`] with a spinner on a terminal saying what it measures.
-fn measure(opts: &Options) -> anyhow::Result<Report> {
+/// [`redc_bench::measure`] with a spinner on a terminal saying what it
+/// measures (`redc bench`, and `redc demo`'s short table).
+pub(crate) fn measure(opts: &Options) -> anyhow::Result<Report> {
     let bar = crate::progress::spinner("bench".to_owned());
     let status = |msg: String| {
         if let Some(bar) = &bar {

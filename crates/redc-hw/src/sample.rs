@@ -1,11 +1,14 @@
 //! One Montgomery product on every registered model ([`Arch::ALL`]), each
 //! of the same seeded modulus and checked against [`mod@reference`]: the
 //! papers' circuits side by side in cycles and time, as `redc demo` shows
-//! them, with 001 Table 2's figure looked up by [`Paper::entry`](crate::Paper::entry).
+//! them ([`tour`]), with 001 Table 2's figure looked up by
+//! [`Paper::entry`](crate::Paper::entry); and 001 §3.1's worked example
+//! ([`worked_example`]).
 
 use crate::random::Seeded;
-use crate::{Arch, HwError, build, reference};
-use std::fmt;
+use crate::{Arch, Citation, HwError, Paper, build, reference};
+use redc::{Modulus, Nat, Product};
+use std::fmt::{self, Write as _};
 
 /// One model's product of [`products`]: its cycles, its clock and whether
 /// its result agrees with the reference.
@@ -69,4 +72,54 @@ pub fn products(bits: usize, seed: u64) -> Result<Vec<SampleProduct>, HwError> {
             })
         })
         .collect()
+}
+
+/// The section of `redc demo` on the papers' circuits: one product of a
+/// random `bits`-bit modulus on every model ([`products`], seed 1), 001
+/// Table 2's 1024-bit CRT decryption beside the model's count, and the
+/// papers' citations.
+pub fn tour(bits: usize) -> Result<String, HwError> {
+    let mut out = format!("\n== The papers' circuits (redc sim): one product of a random {bits}-bit modulus ==\n");
+    for run in products(bits, 1)? {
+        let _ = writeln!(out, "{run}");
+    }
+    if let Some(e) = Paper::Fdfm.entry("R=1024", "clock cycles") {
+        let _ = writeln!(
+            out,
+            "001 Table 2, 1024-bit CRT decryption: paper {} cycles, model {} (redc sim --table all)",
+            e.paper.unwrap_or_default(),
+            e.model
+        );
+    }
+    out.push_str("The papers (000-004, cited by number above):\n");
+    for c in Citation::ALL {
+        let _ = writeln!(out, "  {c}");
+    }
+    Ok(out)
+}
+
+/// 001 §3.1's worked example, X = 147, Y = 92, M = 251, R = 2^8, with
+/// every product schedule of [`Product::ALL`] at 8-bit digits, as `redc
+/// demo` opens with it.
+pub fn worked_example() -> String {
+    let mut out = format!(
+        "== Montgomery product, the worked example of {} §3.1 (w = 8) ==\n",
+        crate::citation::FDFM.short()
+    );
+    let m = Modulus::<u8>::new(&Nat::from_u64(251)).expect("251 is odd");
+    // The residue whose Montgomery digits are x is to_mont(x·R^-1 mod M);
+    // R^-1 = 256^-1 mod 251 = 5^-1 mod 251 = 201.
+    let raw = |x: u64| m.to_mont(&Nat::from_u64(x * 201 % 251), Product::Cios);
+    let (x, y) = (raw(147), raw(92));
+    let _ = writeln!(out, "M = 251, -M^-1 mod 2^8 = {}", m.n0_inv());
+    for product in Product::ALL {
+        let z = m.multiplier(product).mul(&x, &y);
+        let _ = writeln!(
+            out,
+            "  {:<6} MonPro(147, 92) = 147·92·2^-8 mod 251 = {}",
+            product.name(),
+            z.digits()[0]
+        );
+    }
+    out
 }
