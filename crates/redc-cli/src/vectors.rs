@@ -77,15 +77,8 @@ pub(crate) fn run(a: &VectorsArgs) -> anyhow::Result<ExitCode> {
                     (false, None) => Operation::Product,
                 },
             };
-            if a.crt {
-                redc_hw::crt_support(arch, false).map_err(hw_error)?;
-                if a.bits < 32 {
-                    return Err(bad_input!(
-                        "--bits: --crt needs a modulus of at least 32 bits, not {}",
-                        a.bits
-                    ));
-                }
-            }
+            // Refuses what the model cannot run (--crt below 32 bits or on
+            // a circuit without CRT) before any case is drawn.
             let need = bytes_per_case(spec).map_err(hw_error)?.saturating_mul(count);
             if need > MAX_BYTES {
                 return Err(bad_input!(
