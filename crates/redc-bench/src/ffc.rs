@@ -177,6 +177,7 @@ pub(super) fn rows(
                     .find(|r| r.0 == (mode == Mode::AllCores))
                     .map(|r| r.1),
                 gmp: None,
+                crypto_mb: None,
             });
         }
         Ok(())

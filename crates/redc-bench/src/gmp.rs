@@ -60,7 +60,7 @@ const NAMES: [&str; 2] = ["libgmp.so.10", "libgmp.so"];
 /// # Safety
 /// `T` must be the symbol's true type (a function pointer with its C
 /// prototype, or a pointer to a variable of its C type).
-unsafe fn symbol<T: Copy>(lib: &Library, name: &[u8]) -> anyhow::Result<T> {
+pub(super) unsafe fn symbol<T: Copy>(lib: &Library, name: &[u8]) -> anyhow::Result<T> {
     // SAFETY: the caller guarantees that `T` is the symbol's type.
     let sym = unsafe { lib.get::<T>(name) };
     sym.map(|s| *s)
@@ -129,16 +129,7 @@ impl Gmp {
                 Ok(())
             })
         };
-        if threads == 1 {
-            return one();
-        }
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads).map(|_| s.spawn(one)).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().map_err(|_| anyhow!("a GMP thread panicked"))?)
-                .sum()
-        })
+        super::on_threads(threads, "GMP", one)
     }
 
     /// `r = b^e mod m` (`mpz_powm`); `m != 0`, `e >= 0`.
@@ -281,21 +272,12 @@ impl<'g> Worker<'g> {
                 }
             }
             GmpOp::Crt { key, inputs } => {
-                // The bench's own key: GMP gets its values as plain numbers.
-                let reveal = |xs: Vec<&redc::SecretNat>| xs.into_iter().map(|x| x.reveal()).collect::<Vec<_>>();
-                let (primes, exps, coeffs) = (
-                    reveal(key.primes()),
-                    reveal(key.crt_exponents()),
-                    reveal(key.crt_coefficients()),
-                );
-                let ([p, q], [dp, dq], [qinv]) = (primes.as_slice(), exps.as_slice(), coeffs.as_slice()) else {
-                    bail!("GMP RSA-CRT: the bench needs a two-prime key");
-                };
+                let [p, q, dp, dq, qinv] = super::crt_parts(key).context("GMP RSA-CRT")?;
                 if !p.is_odd() || !q.is_odd() || dp.is_zero() || dq.is_zero() || inputs.is_empty() {
                     bail!("GMP RSA-CRT: even prime, zero CRT exponent or no inputs");
                 }
                 WorkerKind::Crt {
-                    key: [p, q, dp, dq, qinv].map(|x| Mpz::from_nat(gmp, x)),
+                    key: [&p, &q, &dp, &dq, &qinv].map(|x| Mpz::from_nat(gmp, x)),
                     inputs: all(inputs),
                     scratch: [Mpz::new(gmp), Mpz::new(gmp), Mpz::new(gmp)],
                 }

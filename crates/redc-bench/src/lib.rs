@@ -1,6 +1,7 @@
 //! The bench behind `redc bench`: redc's backends beside `openssl speed`,
-//! OpenSSL 4 (feature `openssl4`, linked in) and GMP (loaded at run time),
-//! in one run: [`measure`] gives a [`Report`], which renders as the text
+//! OpenSSL 4 (feature `openssl4`, linked in) and GMP (loaded at run time)
+//! in one run, and Intel's crypto_mb (loaded at run time) beside the RSA
+//! private batches: [`measure`] gives a [`Report`], which renders as the text
 //! table, JSON and an SVG chart. The `redc` command only turns its
 //! arguments into [`Options`] and writes the renderings.
 //!
@@ -18,9 +19,11 @@
 //!
 //! Nothing is timed before its answers were checked: redc's private results
 //! against the public operation, its public and modexp results against
-//! [`redc::modpow()`], GMP's first answer of each operation likewise. A wrong
+//! [`redc::modpow()`], GMP's first answer of each operation likewise,
+//! crypto_mb's first eight answers against the public operation. A wrong
 //! answer stops the bench with an error.
 
+mod cryptomb;
 mod cycles;
 mod ffc;
 mod gmp;
@@ -36,6 +39,7 @@ pub mod tour;
 mod workload;
 
 use anyhow::{Context, anyhow};
+use cryptomb::CryptoMb;
 use gmp::Gmp;
 use newest::Newest;
 use openssl::{Alg, OpenSsl, Wanted};
@@ -77,6 +81,9 @@ pub struct Options {
     pub openssl: bool,
     /// Load GMP.
     pub gmp: bool,
+    /// Load Intel's crypto_mb, from this directory if given (else the
+    /// loader's search path): the RSA private batch anchor.
+    pub crypto_mb: Option<Option<std::path::PathBuf>>,
     /// Time one Montgomery product of each kernel, with the clock.
     pub products: bool,
     /// Measure DH and DSA (`ffc.rs`).
@@ -97,6 +104,7 @@ impl Options {
             threads: rayon::current_num_threads(),
             openssl: true,
             gmp: true,
+            crypto_mb: None,
             products: false,
             ffc: false,
         }
@@ -210,9 +218,21 @@ struct Row {
     /// OpenSSL 4.0 in this process (feature `openssl4`).
     openssl4: Option<f64>,
     gmp: Option<f64>,
+    /// crypto_mb's eight-lane batches (RSA private, batch rows).
+    crypto_mb: Option<f64>,
 }
 
 impl Row {
+    /// The rate of the anchor `versus`, if measured.
+    fn anchor(&self, versus: report::Versus) -> Option<f64> {
+        match versus {
+            report::Versus::OpenSsl => self.openssl,
+            report::Versus::OpenSsl4 => self.openssl4,
+            report::Versus::Gmp => self.gmp,
+            report::Versus::CryptoMb => self.crypto_mb,
+        }
+    }
+
     /// The fastest redc backend's rate.
     fn best(&self) -> Option<f64> {
         self.redc.iter().map(|&(_, r)| r).reduce(f64::max)
@@ -231,6 +251,8 @@ pub struct Report {
     /// The version of the OpenSSL linked in (feature `openssl4`).
     openssl4: Option<String>,
     gmp: Option<String>,
+    /// crypto_mb's version, when loaded.
+    crypto_mb: Option<String>,
     rows: Vec<Row>,
     /// The GPU's description and figures, when `cuda` was measured.
     gpu: Option<(String, Vec<gpu::GpuRow>)>,
@@ -285,6 +307,7 @@ pub fn measure(opts: &Options, status: &dyn Fn(String)) -> anyhow::Result<Report
             openssl: None,
             openssl4: None,
             gmp: None,
+            crypto_mb: None,
             rows: Vec::new(),
             gpu,
             products: None,
@@ -330,6 +353,18 @@ pub fn measure(opts: &Options, status: &dyn Fn(String)) -> anyhow::Result<Report
     } else {
         None
     };
+    let crypto_mb = opts.crypto_mb.as_ref().and_then(|dir| {
+        CryptoMb::load(dir.as_deref())
+            .map_err(|e| notes.push(format!("crypto_mb: {e:#}; its columns are empty.")))
+            .ok()
+    });
+    if crypto_mb.is_some() {
+        notes.push(
+            "crypto_mb runs eight RSA private operations a call (mbx_rsa_private_crt_mb8) and neither blinds \
+             nor checks its results; redc's are blinded and checked with e."
+                .to_owned(),
+        );
+    }
     let modes: &[Mode] = if opts.threads > 1 {
         &[Mode::Latency, Mode::OneCore, Mode::AllCores]
     } else {
@@ -374,6 +409,13 @@ pub fn measure(opts: &Options, status: &dyn Fn(String)) -> anyhow::Result<Report
                 }
                 None => None,
             };
+            let crypto_mb_rates = match &crypto_mb {
+                Some(c) if op == Operation::RsaPrivate && c.supports(bits) => {
+                    status(format!("crypto_mb {} {bits}", op.name()));
+                    Some(work.crypto_mb_rates(c, opts)?)
+                }
+                _ => None,
+            };
             for &mode in modes {
                 let threads = if mode == Mode::AllCores { opts.threads } else { 1 };
                 let pool = if mode == Mode::AllCores { &all } else { &one };
@@ -407,6 +449,11 @@ pub fn measure(opts: &Options, status: &dyn Fn(String)) -> anyhow::Result<Report
                         .find(|r| r.0 == op && r.1 == (mode == Mode::AllCores))
                         .map(|r| r.2),
                     gmp: gmp_rates.and_then(|(one, all)| if mode == Mode::AllCores { all } else { Some(one) }),
+                    crypto_mb: crypto_mb_rates.and_then(|(one, all)| match mode {
+                        Mode::Latency => None,
+                        Mode::OneCore => Some(one),
+                        Mode::AllCores => all,
+                    }),
                 });
             }
         }
@@ -439,6 +486,7 @@ pub fn measure(opts: &Options, status: &dyn Fn(String)) -> anyhow::Result<Report
         openssl: openssl.map(|o| o.version().to_owned()),
         openssl4: newest.as_ref().map(Newest::version),
         gmp: gmp.map(|g| g.version().to_owned()),
+        crypto_mb: crypto_mb.map(|c| c.version().to_owned()),
         rows,
         gpu,
         products: clock.map(|c| (c, kernels)),
@@ -480,6 +528,32 @@ fn rate(seconds: f64, ops: usize, mut call: impl FnMut() -> anyhow::Result<()>) 
             return Ok(calls as f64 * ops as f64 / t.as_secs_f64());
         }
     }
+}
+
+/// The sum of the rates of `threads` runs of `one` side by side (`one`
+/// alone on one thread); `who` names the anchor if a thread panics.
+fn on_threads(threads: usize, who: &str, one: impl Fn() -> anyhow::Result<f64> + Sync) -> anyhow::Result<f64> {
+    if threads == 1 {
+        return one();
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(&one)).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().map_err(|_| anyhow!("a {who} thread panicked"))?)
+            .sum()
+    })
+}
+
+/// The bench's own key's p, q, dp, dq and q^-1 mod p as plain numbers,
+/// for the anchors that take them so (GMP, crypto_mb); a two-prime key.
+fn crt_parts(key: &redc_rsa::RsaPrivateKey) -> anyhow::Result<[Num; 5]> {
+    let parts: Vec<Num> = [key.primes(), key.crt_exponents(), key.crt_coefficients()]
+        .into_iter()
+        .flatten()
+        .map(redc::SecretNat::reveal)
+        .collect();
+    <[Num; 5]>::try_from(parts).map_err(|_| anyhow!("the bench needs a two-prime key"))
 }
 
 /// Every answer, or the first error.

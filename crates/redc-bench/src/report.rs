@@ -18,6 +18,9 @@ pub(super) enum Versus {
     OpenSsl4,
     /// GMP's `mpz_powm`.
     Gmp,
+    /// Intel's crypto_mb, eight RSA private operations a call: the batch
+    /// anchor of the CPU-kernel issue's targets when loaded.
+    CryptoMb,
 }
 
 impl Versus {
@@ -26,6 +29,7 @@ impl Versus {
             Versus::OpenSsl => "OpenSSL",
             Versus::OpenSsl4 => "OpenSSL 4",
             Versus::Gmp => "GMP",
+            Versus::CryptoMb => "crypto_mb",
         }
     }
 
@@ -34,6 +38,7 @@ impl Versus {
             Versus::OpenSsl => "openssl",
             Versus::OpenSsl4 => "openssl4",
             Versus::Gmp => "gmp",
+            Versus::CryptoMb => "crypto_mb",
         }
     }
 }
@@ -45,7 +50,8 @@ pub(super) struct Target {
     pub(super) min: f64,
 }
 
-/// The goal of a row, if it has one. Against OpenSSL 4 when it was
+/// The goal of a row, if it has one. Batched RSA private against
+/// crypto_mb when it was measured: at least 1.1×. Against OpenSSL 4 when it was
 /// measured (the CPU-speed issue's targets): RSA private and public, one
 /// operation, no slower; batched private at least 2×, batched public 3×.
 /// Otherwise against `openssl speed`: RSA-2048 private latency no worse;
@@ -70,6 +76,12 @@ pub(super) fn target(row: &Row) -> Option<Target> {
             Versus::OpenSsl
         };
         return ffc.map(|min| Target { versus, min });
+    }
+    if row.op == Operation::RsaPrivate && batch && row.crypto_mb.is_some() {
+        return Some(Target {
+            versus: Versus::CryptoMb,
+            min: 1.1,
+        });
     }
     if row.openssl4.is_some() {
         let min = match (row.op, batch) {
@@ -96,12 +108,7 @@ pub(super) fn target(row: &Row) -> Option<Target> {
 
 /// Speed of redc's fastest backend over `versus` (above 1: redc is faster).
 pub(super) fn ratio(row: &Row, versus: Versus) -> Option<f64> {
-    let other = match versus {
-        Versus::OpenSsl => row.openssl,
-        Versus::OpenSsl4 => row.openssl4,
-        Versus::Gmp => row.gmp,
-    }?;
-    Some(row.best()? / other)
+    Some(row.best()? / row.anchor(versus)?)
 }
 
 /// Whether the row meets its target; `None` without a target or a figure.
@@ -138,12 +145,15 @@ fn figure(mode: Mode, ops_per_s: Option<f64>) -> String {
 
 /// The CPU table: redc's backends beside the anchors, with the ratios.
 fn cpu_text(out: &mut String, report: &Report) {
-    let newest = report.openssl4.is_some();
-    let anchors: &[Versus] = if newest {
-        &[Versus::OpenSsl, Versus::OpenSsl4, Versus::Gmp]
-    } else {
-        &[Versus::OpenSsl, Versus::Gmp]
-    };
+    let anchors: Vec<Versus> = [
+        (Versus::OpenSsl, true),
+        (Versus::OpenSsl4, report.openssl4.is_some()),
+        (Versus::Gmp, true),
+        (Versus::CryptoMb, report.crypto_mb.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(v, shown)| shown.then_some(v))
+    .collect();
     let mut header: Vec<String> = ["operation", "bits", "mode"].map(str::to_owned).to_vec();
     header.extend(report.backends.iter().map(|b| format!("redc {b}")));
     header.extend(anchors.iter().map(|v| v.name().to_owned()));
@@ -153,17 +163,10 @@ fn cpu_text(out: &mut String, report: &Report) {
     for row in &report.rows {
         let mut cells = vec![row.op.name().to_owned(), row.bits.to_string(), mode_label(row)];
         cells.extend(row.redc.iter().map(|&(_, r)| figure(row.mode, Some(r))));
-        for &versus in anchors {
-            cells.push(figure(
-                row.mode,
-                match versus {
-                    Versus::OpenSsl => row.openssl,
-                    Versus::OpenSsl4 => row.openssl4,
-                    Versus::Gmp => row.gmp,
-                },
-            ));
+        for &versus in &anchors {
+            cells.push(figure(row.mode, row.anchor(versus)));
         }
-        for &versus in anchors {
+        for &versus in &anchors {
             cells.push(ratio(row, versus).map_or_else(|| "-".to_owned(), |r| format!("{r:.2}×")));
         }
         cells.push(target(row).map_or_else(String::new, |t| format!("≥ {:.1}× {}", t.min, t.versus.name())));
@@ -198,13 +201,17 @@ pub(super) fn text(report: &Report) -> String {
     );
     let _ = writeln!(
         out,
-        "OpenSSL: {}{}; GMP: {}\n",
+        "OpenSSL: {}{}; GMP: {}{}\n",
         report.openssl.as_deref().unwrap_or("not run"),
         report
             .openssl4
             .as_deref()
             .map_or_else(String::new, |v| format!("; OpenSSL 4 (linked in): {v}")),
-        report.gmp.as_deref().unwrap_or("not loaded")
+        report.gmp.as_deref().unwrap_or("not loaded"),
+        report
+            .crypto_mb
+            .as_deref()
+            .map_or_else(String::new, |v| format!("; crypto_mb: {v}"))
     );
     if !report.rows.is_empty() {
         cpu_text(&mut out, report);
@@ -472,9 +479,11 @@ pub(super) fn json(report: &Report) -> Value {
                 "openssl": figure_json(row.openssl, row.threads),
                 "openssl4": figure_json(row.openssl4, row.threads),
                 "gmp": figure_json(row.gmp, row.threads),
+                "crypto_mb": figure_json(row.crypto_mb, row.threads),
                 "redc_vs_openssl": ratio(row, Versus::OpenSsl),
                 "redc_vs_openssl4": ratio(row, Versus::OpenSsl4),
                 "redc_vs_gmp": ratio(row, Versus::Gmp),
+                "redc_vs_crypto_mb": ratio(row, Versus::CryptoMb),
                 "target": target(row).map(|t| json!({
                     "versus": t.versus.key(),
                     "min_ratio": t.min,
@@ -492,6 +501,7 @@ pub(super) fn json(report: &Report) -> Value {
             "openssl": report.openssl,
             "openssl4": report.openssl4,
             "gmp": report.gmp,
+            "crypto_mb": report.crypto_mb,
             "redc": env!("CARGO_PKG_VERSION"),
         },
         "seconds_per_measurement": report.seconds,

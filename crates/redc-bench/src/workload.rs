@@ -2,6 +2,7 @@
 //! known answers they are checked against, and the timed calls of redc's
 //! engines and GMP on it.
 
+use super::cryptomb::CryptoMb;
 use super::gmp::{Gmp, GmpOp};
 use super::{Num, Operation, Options, all_ok, random_below, random_bits, rate};
 use anyhow::{Context, anyhow};
@@ -213,6 +214,24 @@ impl Workload {
         Ok((one, all))
     }
 
+    /// crypto_mb's RSA private rates on one thread and (for more than one)
+    /// on all, after its first eight answers were checked.
+    pub(super) fn crypto_mb_rates(&mut self, c: &CryptoMb, opts: &Options) -> anyhow::Result<(f64, Option<f64>)> {
+        let first = {
+            let mut w = c.worker(&self.key, &self.ciphertexts)?;
+            w.call(0)?;
+            w.results()
+        };
+        self.check("crypto_mb", Operation::RsaPrivate, &first)?;
+        let one = c.rate(&self.key, &self.ciphertexts, 1, opts.seconds)?;
+        let all = if opts.threads > 1 {
+            Some(c.rate(&self.key, &self.ciphertexts, opts.threads, opts.seconds)?)
+        } else {
+            None
+        };
+        Ok((one, all))
+    }
+
     /// Check `results`, the answers of `who` to the first inputs of `op`:
     /// private results with the public operation, public results with
     /// [`redc::modpow`], modexp's first and last with [`redc::modpow`].
@@ -356,11 +375,55 @@ mod tests {
                         threads: 2,
                         openssl: false,
                         gmp: true,
+                        crypto_mb: None,
                         products: false,
                         ffc: false,
                     },
                 )
                 .unwrap();
+            assert!(one > 0.0 && all.is_some_and(|a| a > 0.0));
+        }
+    }
+
+    /// crypto_mb's eight lanes against num-bigint at every size it has a
+    /// method for (inputs fewer than the lanes wrap round), its rates on
+    /// one thread and two, and no method at other sizes. Where crypto_mb
+    /// is installed: the directory in REDC_TEST_CRYPTO_MB (`<prefix>/lib`
+    /// of `pip install ipp-crypto ipp-crypto-include intel-cmplr-lib-rt`),
+    /// else the loader's search path; elsewhere, or on a CPU without
+    /// AVX-512 IFMA, there is nothing to run.
+    #[test]
+    fn crypto_mb_agrees_with_num_bigint() {
+        let dir = std::env::var_os("REDC_TEST_CRYPTO_MB").map(std::path::PathBuf::from);
+        let c = match CryptoMb::load(dir.as_deref()) {
+            Ok(c) => c,
+            Err(e) => {
+                assert!(dir.is_none(), "REDC_TEST_CRYPTO_MB given, crypto_mb not loaded: {e:#}");
+                return;
+            }
+        };
+        assert!(!c.supports(1536) && !c.supports(8192));
+        for (bits, count) in [(1024, 5), (2048, 8), (3072, 11), (4096, 8)] {
+            assert!(c.supports(bits), "{bits}");
+            let mut w = Workload::new(bits, count).unwrap();
+            let mut worker = c.worker(&w.key, &w.ciphertexts).unwrap();
+            for first in [0, 3] {
+                worker.call(first).unwrap();
+                for (lane, got) in worker.results().iter().enumerate() {
+                    assert_eq!(
+                        *got,
+                        oracle(&w, Operation::RsaPrivate, (first + lane) % count),
+                        "{bits} lane {lane}"
+                    );
+                }
+            }
+            drop(worker);
+            let opts = Options {
+                seconds: 0.01,
+                threads: 2,
+                ..Options::demo()
+            };
+            let (one, all) = w.crypto_mb_rates(&c, &opts).unwrap();
             assert!(one > 0.0 && all.is_some_and(|a| a > 0.0));
         }
     }

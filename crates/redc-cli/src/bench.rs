@@ -46,6 +46,9 @@ fn options(a: &BenchArgs) -> anyhow::Result<Options> {
             (vec![cpu.name()], false)
         }
     };
+    if let Some(dir) = a.crypto_mb.as_deref().filter(|d| !d.is_dir()) {
+        return Err(bad_input!("--crypto-mb {}: not a directory", dir.display()));
+    }
     let cpu = !a.gpu_only;
     Ok(Options {
         sizes,
@@ -57,6 +60,7 @@ fn options(a: &BenchArgs) -> anyhow::Result<Options> {
         threads: a.threads.map_or_else(rayon::current_num_threads, |t| t as usize),
         openssl: cpu && !a.no_openssl,
         gmp: cpu && !a.no_gmp,
+        crypto_mb: (cpu && !a.no_crypto_mb).then(|| a.crypto_mb.clone()),
         products: cpu,
         ffc: cpu && !a.no_ffc,
     })

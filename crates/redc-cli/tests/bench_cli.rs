@@ -216,7 +216,7 @@ fn json_to_stdout_on_one_thread_without_others() {
 
 #[test]
 fn bad_options_exit_2_naming_the_option() {
-    let cases: [(&[&str], &str); 14] = [
+    let cases: [(&[&str], &str); 16] = [
         (&["--sizes", "512"], "--sizes"),
         (&["--sizes", "2048,abc"], "--sizes"),
         (&["--sizes", "20000"], "--sizes"),
@@ -239,6 +239,12 @@ fn bad_options_exit_2_naming_the_option() {
         (&["--gpu-only"], "--gpu-only measures the GPU: it needs --backend cuda"),
         (&["--backend", "scalar", "--gpu-batch", "8"], "--gpu-batch"),
         (&["--backend", "cuda", "--gpu-batch", "0"], "--gpu-batch"),
+        // crypto_mb's directory is checked before measuring.
+        (
+            &["--crypto-mb", "/nonexistent-dir"],
+            "--crypto-mb /nonexistent-dir: not a directory",
+        ),
+        (&["--crypto-mb", "/tmp", "--no-crypto-mb"], "--no-crypto-mb"),
     ];
     for (args, option) in cases {
         let argv: Vec<&str> = std::iter::once("bench").chain(args.iter().copied()).collect();

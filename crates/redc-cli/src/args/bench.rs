@@ -29,6 +29,14 @@ pub(crate) struct BenchArgs {
     /// Do not load GMP.
     #[arg(long)]
     pub(crate) no_gmp: bool,
+    /// Load Intel's crypto_mb (the RSA private batch anchor) from DIR, where `pip install
+    /// ipp-crypto ipp-crypto-include intel-cmplr-lib-rt` put it (<prefix>/lib). [default: the
+    /// loader's search path]
+    #[arg(long, value_name = "DIR", conflicts_with = "no_crypto_mb")]
+    pub(crate) crypto_mb: Option<PathBuf>,
+    /// Do not load crypto_mb.
+    #[arg(long)]
+    pub(crate) no_crypto_mb: bool,
     /// Do not measure Diffie-Hellman (ffdhe groups of the --sizes) and DSA (at 2048 bits).
     #[arg(long)]
     pub(crate) no_ffc: bool,
