@@ -45,7 +45,7 @@ pub use circuit::{
     Step,
 };
 pub use citation::Citation;
-pub use registry::{build, crt_decrypt, crt_support};
+pub use registry::{build, crt_decrypt, crt_request, crt_support};
 pub use table::{Entry, Table, Unmodelled};
 
 /// The integers every model exchanges: redc's natural numbers in 64-bit

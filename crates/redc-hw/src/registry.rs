@@ -143,6 +143,17 @@ pub fn crt_support(arch: &Arch, parallel: bool) -> Result<(), HwError> {
     decryption(arch, parallel).map(|_| ())
 }
 
+/// [`crt_support`] for a `bits`-bit key, which must have at least 32 bits
+/// (two primes of 16): what `redc sim --crt` and `redc vectors --crt`
+/// check before drawing a key.
+pub fn crt_request(arch: &Arch, bits: usize, parallel: bool) -> Result<(), HwError> {
+    crt_support(arch, parallel)?;
+    if bits < 32 {
+        return Err(HwError::Modulus(format!("{bits} bits: a CRT key needs at least 32")));
+    }
+    Ok(())
+}
+
 /// CRT decryption `c^d mod n` as the architecture's paper runs it (001 §4
 /// Steps 1–4 with Eq. 10; 002 §5 with two half-size arrays). `parallel`
 /// runs the two halves on two circuits at once where the paper allows it

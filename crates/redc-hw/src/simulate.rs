@@ -11,7 +11,7 @@ mod report;
 pub use report::{Body, CircuitInfo, ProductRun, SimReport, Throughput, VcdTrace};
 
 use crate::random::Seeded;
-use crate::{Arch, Big, Circuit, CrtRun, HwError, build, crt_decrypt, crt_support, fdfm, reference, vcd};
+use crate::{Arch, Big, Circuit, CrtRun, HwError, build, crt_decrypt, crt_request, fdfm, reference, vcd};
 
 /// What to simulate (the options of `redc sim`).
 #[derive(Debug, Clone, PartialEq)]
@@ -267,13 +267,8 @@ fn plain(arch: &'static Arch, spec: &SimSpec, rng: &mut Seeded) -> Result<SimRep
 
 fn crt(arch: &'static Arch, spec: &SimSpec, rng: &mut Seeded) -> Result<SimReport, SimError> {
     let bits = spec.bits;
-    if bits < 32 {
-        return Err(SimError::Input(format!(
-            "--bits: --crt needs a modulus of at least 32 bits, not {bits}"
-        )));
-    }
-    // Check the architecture, mode, exponent and radix before spending time on primes.
-    crt_support(arch, spec.parallel)?;
+    // Check the architecture, mode, size, exponent and radix before spending time on primes.
+    crt_request(arch, bits, spec.parallel)?;
     let worst = match spec.exp.as_deref() {
         None | Some("key") => false,
         Some("worst") if *arch == fdfm::ARCH => true,

@@ -16,13 +16,7 @@ use crate::{Big, Circuit, CrtKey, HwError, Paper, Reg, build, crt_decrypt};
 pub fn generate(spec: Spec, progress: &dyn Fn(usize)) -> Result<Vectors, HwError> {
     check_bits(spec.bits)?;
     if spec.op == Operation::Crt {
-        crate::crt_support(spec.arch, false)?;
-        if spec.bits < 32 {
-            return Err(HwError::Modulus(format!(
-                "{} bits: a CRT key needs at least 32",
-                spec.bits
-            )));
-        }
+        crate::crt_request(spec.arch, spec.bits, false)?;
     }
     let mut rng = Seeded::new(spec.seed);
     let mut cases = Vec::with_capacity(spec.count);
