@@ -8,7 +8,7 @@
 //!
 //! The binding covers the calls the bench makes, with their prototypes
 //! from `crypto_mb/rsa.h`, `cpu_features.h` and `version.h` (crypto_mb
-//! 1.x, ipp-crypto 2026): the inputs and outputs are big-endian byte
+//! 2.x, `libcrypto_mb.so.13`, ipp-crypto 2026): the inputs and outputs are big-endian byte
 //! strings of the modulus's length, the key's numbers little-endian
 //! 64-bit words of a prime's length, and the status 4 bits per lane, 0
 //! when every lane succeeded. crypto_mb neither blinds nor checks its
@@ -86,11 +86,11 @@ const RUNTIME: [&str; 4] = ["libintlc.so.5", "libimf.so", "libsvml.so", "libirng
 pub(super) const HOW_TO_GET: &str = "pip install ipp-crypto ipp-crypto-include intel-cmplr-lib-rt, \
      then give redc bench --crypto-mb <prefix>/lib (the prefix: python3 -c 'import sys; print(sys.prefix)')";
 
-/// A library by name or path.
-fn open(name: &Path) -> Option<Library> {
+/// A library by name or path, or the loader's reason.
+fn open(name: &Path) -> Result<Library, libloading::Error> {
     // SAFETY: the Intel runtime's and crypto_mb's initialisers set up their
     // CPU dispatch only; neither keeps state the bench could disturb.
-    unsafe { Library::new(name) }.ok()
+    unsafe { Library::new(name) }
 }
 
 impl CryptoMb {
@@ -98,15 +98,21 @@ impl CryptoMb {
     /// search path; refused where its IFMA code cannot run.
     pub(super) fn load(dir: Option<&Path>) -> anyhow::Result<CryptoMb> {
         let mut libs: Vec<Library> = match dir {
-            Some(d) => RUNTIME.iter().filter_map(|n| open(&d.join(n))).collect(),
+            Some(d) => RUNTIME.iter().filter_map(|n| open(&d.join(n)).ok()).collect(),
             None => Vec::new(),
         };
+        // The first name that loads; else the loader's reason for the last.
+        let mut why = String::new();
         let lib = NAMES
             .iter()
-            .find_map(|n| open(&dir.map_or_else(|| Path::new(n).to_path_buf(), |d| d.join(n))))
+            .find_map(|n| {
+                open(&dir.map_or_else(|| Path::new(n).to_path_buf(), |d| d.join(n)))
+                    .map_err(|e| why = e.to_string())
+                    .ok()
+            })
             .ok_or_else(|| match dir {
-                Some(d) => anyhow!("cannot load {} from {}", NAMES.join(" or "), d.display()),
-                None => anyhow!("not found ({HOW_TO_GET})"),
+                Some(d) => anyhow!("cannot load {} from {}: {why}", NAMES.join(" or "), d.display()),
+                None => anyhow!("not found ({why}; {HOW_TO_GET})"),
             })?;
         // SAFETY: each type is the function's prototype in crypto_mb's
         // headers (rsa.h, cpu_features.h, version.h).
@@ -247,12 +253,15 @@ impl<'a> Worker<'a> {
         let to: [*mut u8; LANES] = std::array::from_fn(|l| self.out[l].as_mut_ptr());
         let lane = |i: usize| -> [*const u64; LANES] { [self.key[i].as_ptr(); LANES] };
         let (p, q, dp, dq, qinv) = (lane(0), lane(1), lane(2), lane(3), lane(4));
-        let offset = self.buffer.as_ptr().align_offset(64);
+        // 64-byte aligned, within the 64 spare bytes.
+        let offset = (64 - self.buffer.as_ptr() as usize % 64) % 64;
         let scratch = self.buffer[offset..].as_mut_ptr();
         // SAFETY: every pointer is to a live buffer of the length crypto_mb
         // reads or writes for `bits` (inputs and outputs of the modulus's
         // bytes, key numbers of a prime's words, the method's scratch
-        // size after alignment), eight of each, as rsa.h declares.
+        // size after alignment), eight of each, as rsa.h declares. Threads
+        // call it at once, each with its own worker: the method is a static
+        // read-only table, and the outputs and scratch are this worker's.
         let status = unsafe {
             (self.lib.private_crt)(
                 from.as_ptr(),

@@ -81,8 +81,9 @@ pub struct Options {
     pub openssl: bool,
     /// Load GMP.
     pub gmp: bool,
-    /// Load Intel's crypto_mb, from this directory if given (else the
-    /// loader's search path): the RSA private batch anchor.
+    /// Load Intel's crypto_mb, the RSA private batch anchor: `None`, do
+    /// not; `Some(None)`, from the loader's search path; `Some(Some(dir))`,
+    /// from `dir`.
     pub crypto_mb: Option<Option<std::path::PathBuf>>,
     /// Time one Montgomery product of each kernel, with the clock.
     pub products: bool,
@@ -355,7 +356,7 @@ pub fn measure(opts: &Options, status: &dyn Fn(String)) -> anyhow::Result<Report
     };
     let crypto_mb = opts.crypto_mb.as_ref().and_then(|dir| {
         CryptoMb::load(dir.as_deref())
-            .map_err(|e| notes.push(format!("crypto_mb: {e:#}; its columns are empty.")))
+            .map_err(|e| notes.push(format!("crypto_mb: {e:#}; not measured.")))
             .ok()
     });
     if crypto_mb.is_some() {

@@ -2,6 +2,7 @@
 //! bars on a log scale — one group per operation and size, one bar per
 //! engine; a panel for one thread and, with more threads, one for all.
 
+use super::report::Versus;
 use super::{Mode, Report, Row};
 use anyhow::anyhow;
 use plotters::prelude::*;
@@ -14,16 +15,15 @@ const SIZE: (u32, u32) = (1100, 420);
 enum Engine {
     /// A redc backend, by name.
     Redc(&'static str),
-    OpenSsl,
-    Gmp,
+    /// An anchor of the table.
+    Anchor(Versus),
 }
 
 impl Engine {
     fn label(self) -> String {
         match self {
             Engine::Redc(b) => format!("redc {b}"),
-            Engine::OpenSsl => "OpenSSL".to_owned(),
-            Engine::Gmp => "GMP".to_owned(),
+            Engine::Anchor(v) => v.name().to_owned(),
         }
     }
 
@@ -32,8 +32,10 @@ impl Engine {
             Engine::Redc("ifma") => RGBColor(20, 70, 160),
             Engine::Redc("cuda") => RGBColor(118, 185, 0),
             Engine::Redc(_) => RGBColor(120, 160, 220),
-            Engine::OpenSsl => RGBColor(200, 60, 50),
-            Engine::Gmp => RGBColor(60, 150, 70),
+            Engine::Anchor(Versus::OpenSsl) => RGBColor(200, 60, 50),
+            Engine::Anchor(Versus::OpenSsl4) => RGBColor(230, 140, 40),
+            Engine::Anchor(Versus::Gmp) => RGBColor(60, 150, 70),
+            Engine::Anchor(Versus::CryptoMb) => RGBColor(110, 60, 150),
         }
     }
 
@@ -41,8 +43,7 @@ impl Engine {
     fn rate(self, row: &Row) -> Option<f64> {
         match self {
             Engine::Redc(b) => row.redc.iter().find(|(x, _)| *x == b).map(|&(_, r)| r),
-            Engine::OpenSsl => row.openssl,
-            Engine::Gmp => row.gmp,
+            Engine::Anchor(v) => row.anchor(v),
         }
     }
 }
@@ -75,7 +76,7 @@ fn panel(
     let err = |e: &dyn std::fmt::Display| anyhow!("plot: {e}");
     let rows: Vec<&Row> = report.rows.iter().filter(|r| r.mode == mode).collect();
     let mut engines: Vec<Engine> = report.backends.iter().map(|&b| Engine::Redc(b)).collect();
-    engines.extend([Engine::OpenSsl, Engine::Gmp]);
+    engines.extend([Versus::OpenSsl, Versus::Gmp, Versus::CryptoMb].map(Engine::Anchor));
     engines.retain(|e| rows.iter().any(|r| e.rate(r).is_some()));
     let per_core = |e: Engine, r: &Row| e.rate(r).map(|x| x / r.threads as f64);
     let values: Vec<f64> = rows

@@ -24,7 +24,8 @@ pub(super) enum Versus {
 }
 
 impl Versus {
-    fn name(self) -> &'static str {
+    /// The anchor's name in the table and the chart.
+    pub(super) fn name(self) -> &'static str {
         match self {
             Versus::OpenSsl => "OpenSSL",
             Versus::OpenSsl4 => "OpenSSL 4",

@@ -3,7 +3,7 @@
 //! bit (000 §3.2), every product schedule (000 §2.2, 001 Alg. 1) with every
 //! exponentiation schedule on one 2048-bit exponentiation, an even modulus,
 //! and RSA on the same arithmetic, the private operation in each CRT mode
-//! of 001 §4. Each is a value whose `Display` is the demo's text.
+//! of 001 §4. Each is the demo's text, or a value whose `Display` is.
 
 use rand_core::OsRng;
 use redc::exp::Trace;

@@ -397,10 +397,9 @@ mod tests {
         let dir = std::env::var_os("REDC_TEST_CRYPTO_MB").map(std::path::PathBuf::from);
         let c = match CryptoMb::load(dir.as_deref()) {
             Ok(c) => c,
-            Err(e) => {
-                assert!(dir.is_none(), "REDC_TEST_CRYPTO_MB given, crypto_mb not loaded: {e:#}");
-                return;
-            }
+            // Without IFMA there is nothing to run, wherever it was found.
+            Err(e) if dir.is_none() || e.to_string().contains("IFMA") => return,
+            Err(e) => panic!("REDC_TEST_CRYPTO_MB given, crypto_mb not loaded: {e:#}"),
         };
         assert!(!c.supports(1536) && !c.supports(8192));
         for (bits, count) in [(1024, 5), (2048, 8), (3072, 11), (4096, 8)] {
