@@ -4,7 +4,7 @@
 //! reached, that is the kernel's multiply instructions per call over the
 //! most the core issues in the cycles it took. The instruction counts are
 //! the kernels' own ([`redc::Domain::multiplies`],
-//! [`redc::engine::ifma::Layout::madds`]); OpenSSL's are not ours to state,
+//! [`redc::engine::ifma::Layout::madds`] and `square_madds`); OpenSSL's are not ours to state,
 //! so its share is not given.
 
 use super::cycles::Clock;
@@ -185,7 +185,7 @@ fn ifma(
         );
         ns[i] = (long - none) / IFMA_CHAIN as f64;
     }
-    let madds = layout.madds(class);
+    let madds = [layout.madds(class), layout.square_madds(class)];
     let per_cycle = clock.and_then(|c| {
         if layout.vector_bits() == 512 {
             c.madd512
@@ -199,6 +199,6 @@ fn ifma(
         numbers: layout.numbers(),
         wide: layout.vector_bits() == 512,
         ns,
-        limit: per_cycle.map(|m| ([madds, madds], m)),
+        limit: per_cycle.map(|m| (madds, m)),
     }))
 }

@@ -47,7 +47,7 @@ const NO_RUN_REASONS: [(&str, &[&str]); 3] = [
 
 /// What a `setup` block's commands may start with (after `sudo` and
 /// `NAME=value` assignments): building or testing the repository itself.
-const SETUP_COMMANDS: [&str; 10] = [
+const SETUP_COMMANDS: [&str; 11] = [
     "cargo ",
     "git config ",
     "./test.sh",
@@ -57,6 +57,7 @@ const SETUP_COMMANDS: [&str; 10] = [
     "apt-get ",
     "crates/redc-py/test.sh",
     "rtl/mutants.sh",
+    "crates/redc/mutants.sh",
     "python3 rtl/synth.py",
 ];
 

@@ -165,6 +165,19 @@ impl Layout {
         }
     }
 
+    /// `vpmadd52luq`/`vpmadd52huq` instructions in one squaring of
+    /// `digits`-digit numbers, counted from the kernels' code: the vertical
+    /// squaring (`lanes/square.rs`, `ams`) makes `D·(D + 1)` for the square
+    /// (each cross product once, then doubled, and the diagonal) and `4·D`
+    /// per pass of its reduction, `D/2` passes; the 2-way layout squares by
+    /// its product ([`Layout::madds`]).
+    pub fn square_madds(self, digits: usize) -> usize {
+        match self {
+            Layout::Pair => self.madds(digits),
+            Layout::Four | Layout::Eight => 3 * digits * digits + digits,
+        }
+    }
+
     /// The layout of a group of `jobs` jobs of `digits` digits: two jobs of
     /// 20 to 64 digits side by side in the horizontal layout, up to four
     /// (and two of 10 digits) on the 256-bit vertical kernel, more on the

@@ -4,7 +4,8 @@
 //! vector (throughput: a full group), and [`Y`], four lanes in a 256-bit
 //! vector (latency: a group of one to four). The code is written once over
 //! [`Vector`]. With its children (`lanes/vector.rs`, `lanes/product.rs`,
-//! `lanes/pairs.rs`) and `kernel/adx.rs`, the only `unsafe`
+//! `lanes/square.rs`, `lanes/pairs.rs`, and for the unit tests
+//! `lanes/plain.rs`) and `kernel/adx.rs`, the only `unsafe`
 //! of the crate: every AVX-512 instruction is reached through a [`Token`] that exists only after run-time detection of
 //! AVX-512F, VL and IFMA succeeded, and the lane types below are private to
 //! this module.
@@ -26,7 +27,9 @@
 //! without the final subtraction (almost-Montgomery, as in
 //! 004_b65c74827168229f.txt Alg. 1): with `4n < R = 2^(52·D)`, inputs below
 //! `2n` give outputs below `2n`, and only the very last value is brought
-//! below `n`, by the kernel layer's shared final subtraction. The
+//! below `n`, by the kernel layer's shared final subtraction. A squaring
+//! is its own kernel (`lanes/square.rs`: each cross product once, `3·D² +
+//! D` multiply-adds against the product's `4·D² + D`). The
 //! exponentiation drivers and the table select are the kernel layer's too
 //! ([`Lanes`] is a [`Kernel`]).
 #![allow(unsafe_code)]
@@ -39,10 +42,14 @@ use crate::nat::limbs;
 use zeroize::{DefaultIsZeroes, Zeroize};
 
 pub(super) mod pairs;
+#[cfg(test)]
+mod plain;
 mod product;
+mod square;
 mod vector;
 
 use self::product::amm;
+use self::square::ams;
 pub(crate) use self::vector::{Token, Vector, Y, Z};
 
 /// The most exponentiations per vector (of [`Z`]); a group's inputs and
@@ -264,7 +271,7 @@ impl<W: Vector, const D: usize> Kernel for Lanes<W, D> {
 
     #[inline(always)]
     fn sqr(&mut self, x: &mut Num<W, D>) {
-        x.0 = self.product(&x.0, &x.0);
+        x.0 = self.square(&x.0);
     }
 
     #[inline(always)]
@@ -294,6 +301,20 @@ impl<W: Vector, const D: usize> Lanes<W, D> {
             }
         }
     }
+
+    /// [`ams`] with this kernel's modulus, inlined or called as
+    /// [`Lanes::product`].
+    #[inline(always)]
+    fn square(&self, a: &[V<W>; D]) -> [V<W>; D] {
+        // SAFETY: a `Lanes` is made only with a `Token`.
+        unsafe {
+            if D <= INLINE_DIGITS {
+                ams(a, &self.n, self.k0)
+            } else {
+                ams_called(a, &self.n, self.k0)
+            }
+        }
+    }
 }
 
 /// [`amm`] as one function per class, for the classes above
@@ -303,6 +324,15 @@ impl<W: Vector, const D: usize> Lanes<W, D> {
 fn amm_called<W: Vector, const D: usize>(a: &[V<W>; D], b: &[V<W>; D], n: &[V<W>; D], k0: V<W>) -> [V<W>; D] {
     // SAFETY: this function runs only with AVX-512F, VL and IFMA.
     unsafe { amm(a, b, n, k0) }
+}
+
+/// [`ams`] as one function per class, for the classes above
+/// [`INLINE_DIGITS`].
+#[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
+#[inline(never)]
+fn ams_called<W: Vector, const D: usize>(a: &[V<W>; D], n: &[V<W>; D], k0: V<W>) -> [V<W>; D] {
+    // SAFETY: this function runs only with AVX-512F, VL and IFMA.
+    unsafe { ams(a, n, k0) }
 }
 
 /// The kernel layer's select, compiled here with AVX-512 (the lane

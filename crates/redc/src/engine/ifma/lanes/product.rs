@@ -65,7 +65,7 @@ pub(super) unsafe fn amm<W: Vector, const D: usize>(
 ///
 /// As [`amm`], which it is inlined into.
 #[inline(always)]
-unsafe fn normalize<W: Vector, const D: usize>(acc: &mut [W; D]) {
+pub(super) unsafe fn normalize<W: Vector, const D: usize>(acc: &mut [W; D]) {
     // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
         let mask = W::splat(MASK);
@@ -82,93 +82,16 @@ unsafe fn normalize<W: Vector, const D: usize>(acc: &mut [W; D]) {
 mod tests {
     use super::*;
     use crate::engine::ifma::Layout;
-    use crate::engine::ifma::lanes::{DIGIT, LANES};
-    use core::cell::Cell;
-
-    std::thread_local! {
-        /// Multiply-adds made by [`Counted`] on this thread.
-        static MADDS: Cell<usize> = const { Cell::new(0) };
-    }
-
-    /// Four lanes in plain integers that count their multiply-adds: the
-    /// product's code run as written, to count what [`Layout::madds`]
-    /// states.
-    #[derive(Clone, Copy, Default)]
-    struct Counted([u64; 4]);
-
-    impl Counted {
-        fn map2(a: Self, b: Self, f: impl Fn(u64, u64) -> u64) -> Self {
-            Counted(core::array::from_fn(|l| f(a.0[l], b.0[l])))
-        }
-        fn madd(acc: Self, a: Self, b: Self, hi: bool) -> Self {
-            MADDS.with(|c| c.set(c.get() + 1));
-            Counted(core::array::from_fn(|l| {
-                let p = u128::from(a.0[l] & MASK) * u128::from(b.0[l] & MASK);
-                acc.0[l].wrapping_add(if hi { (p >> DIGIT) as u64 } else { p as u64 & MASK })
-            }))
-        }
-    }
-
-    // SAFETY (every method): plain integer arithmetic, no CPU feature.
-    impl Vector for Counted {
-        const LANES: usize = 4;
-        unsafe fn splat(x: u64) -> Self {
-            Counted([x; 4])
-        }
-        unsafe fn load(x: &[u64; LANES]) -> Self {
-            Counted(core::array::from_fn(|l| x[l]))
-        }
-        unsafe fn store(self) -> [u64; LANES] {
-            core::array::from_fn(|l| self.0.get(l).copied().unwrap_or(0))
-        }
-        unsafe fn add(a: Self, b: Self) -> Self {
-            Counted::map2(a, b, u64::wrapping_add)
-        }
-        unsafe fn sub(a: Self, b: Self) -> Self {
-            Counted::map2(a, b, u64::wrapping_sub)
-        }
-        unsafe fn and(a: Self, b: Self) -> Self {
-            Counted::map2(a, b, |x, y| x & y)
-        }
-        unsafe fn andnot(a: Self, b: Self) -> Self {
-            Counted::map2(a, b, |x, y| !x & y)
-        }
-        unsafe fn shr52(a: Self) -> Self {
-            Counted(a.0.map(|x| x >> 52))
-        }
-        unsafe fn shr63(a: Self) -> Self {
-            Counted(a.0.map(|x| x >> 63))
-        }
-        unsafe fn madd_lo(acc: Self, a: Self, b: Self) -> Self {
-            Counted::madd(acc, a, b, false)
-        }
-        unsafe fn madd_hi(acc: Self, a: Self, b: Self) -> Self {
-            Counted::madd(acc, a, b, true)
-        }
-        unsafe fn eq(a: Self, b: Self) -> u8 {
-            (0..4).fold(0, |m, l| m | (u8::from(a.0[l] == b.0[l]) << l))
-        }
-        unsafe fn blend(mask: u8, a: Self, b: Self) -> Self {
-            Counted(core::array::from_fn(
-                |l| if mask >> l & 1 == 1 { a.0[l] } else { b.0[l] },
-            ))
-        }
-    }
+    use crate::engine::ifma::lanes::plain::{Plain, counted, digits};
 
     /// One vertical product of `D` digits makes the multiply-adds
     /// [`Layout::madds`] states for the vertical layouts (the count does
-    /// not depend on the values; these are `n = 2^(52·D - 3) + 1` and `a`
-    /// of mixed digits below it).
+    /// not depend on the values).
     fn count<const D: usize>() {
-        let digit = |j: usize, top: u64, low: u64| V(Counted([if j == D - 1 { top } else { low }; 4]));
-        let n: [V<Counted>; D] = core::array::from_fn(|j| digit(j, 1 << (DIGIT - 3), u64::from(j == 0)));
-        let a: [V<Counted>; D] = core::array::from_fn(|j| digit(j, 0, (j as u64).wrapping_mul(0x9e37_79b9) & MASK));
-        // k0 = -n^-1 mod 2^52 = -1 for n ≡ 1.
-        let k0 = V(Counted([MASK; 4]));
-        MADDS.with(|c| c.set(0));
-        // SAFETY: `Counted` needs no CPU feature.
-        let out = unsafe { amm(&a, &a, &n, k0) };
-        let madds = MADDS.with(Cell::get);
+        let (n, k0) = Plain::modulus::<D>(3);
+        let a = digits::<D>(&Plain::below(&n, 5));
+        // SAFETY: `Plain` needs no CPU feature.
+        let (out, madds) = counted(|| unsafe { amm(&a, &a, &digits(&n), k0) });
         assert_eq!(madds, Layout::Four.madds(D), "{D} digits");
         assert_eq!(madds, Layout::Eight.madds(D), "{D} digits");
         assert!(out.iter().all(|v| v.0.0.iter().all(|&d| d <= MASK)), "{D} digits");

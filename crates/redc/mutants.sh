@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The IFMA kernels' mutation check: each line below is a deliberate fault
+# in a kernel's source (a sed edit of one line: a dropped carry, a wrong
+# quotient digit, a cross product of the wrong digits). For each, the
+# kernels' unit tests (`engine::ifma::lanes`: the kernels' code run on
+# plain integers against num-bigint, on any CPU) must fail; unmutated they
+# must pass. The file is edited in place and restored on exit, also on a
+# signal. Exit 0 when all hold.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+lanes=crates/redc/src/engine/ifma/lanes
+filter=engine::ifma::lanes
+
+# file @ sed expression @ what it breaks
+mutants=(
+  "square.rs@s/            carry = carry_out(t1);/            carry = W::shr52(t1);/@the reduction's carry out of a cleared column loses its round-up"
+  "square.rs@s/        t\[D\] = W::add(low, carry);/        t[D] = low;/@the reduction drops its last carry"
+  "square.rs@s/            let m1 = W::madd_lo(zero, t1, k0);/            let m1 = W::madd_lo(zero, t0, k0);/@the second quotient digit of a pass is the first one's"
+  "square.rs@s/                (p2, p1) = (p1, aj);/                (p2, p1) = (aj, aj);/@the cross products take a wrong digit"
+)
+
+saved="$(mktemp -d)"
+restore() {
+  for m in "${mutants[@]}"; do
+    file="${m%%@*}"
+    if [ -f "$saved/$file" ]; then cp "$saved/$file" "$lanes/$file"; fi
+  done
+  rm -rf "$saved"
+}
+trap restore EXIT
+trap 'exit 130' INT TERM
+for m in "${mutants[@]}"; do
+  file="${m%%@*}"
+  cp "$lanes/$file" "$saved/$file"
+done
+
+unit_tests() {
+  cargo test -q -p redc --lib "$filter" >/dev/null 2>&1
+}
+
+status=0
+if unit_tests; then
+  echo "unmutated: the kernels' unit tests pass"
+else
+  echo "unmutated: FAILS"; status=1
+fi
+for m in "${mutants[@]}"; do
+  IFS='@' read -r file expr what <<<"$m"
+  sed -i "$expr" "$lanes/$file"
+  if cmp -s "$saved/$file" "$lanes/$file"; then
+    echo "mutant not applied ($file: $expr)"; status=1
+  elif unit_tests; then
+    echo "$file: $what: MISSED"; status=1
+  else
+    echo "$file: $what: caught"
+  fi
+  cp "$saved/$file" "$lanes/$file"
+done
+exit $status
