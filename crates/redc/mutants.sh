@@ -15,9 +15,9 @@ filter=engine::ifma::lanes
 # file @ sed expression @ what it breaks
 mutants=(
   "square.rs@s/            carry = carry_out(t1);/            carry = W::shr52(t1);/@the reduction's carry out of a cleared column loses its round-up"
-  "square.rs@s/        t\[D\] = W::add(low, carry);/        t[D] = low;/@the reduction drops its last carry"
+  "square.rs@s/        t.set(D, W::add(low, carry));/        t.set(D, low);/@the reduction drops its last carry"
   "square.rs@s/            let m1 = W::madd_lo(zero, t1, k0);/            let m1 = W::madd_lo(zero, t0, k0);/@the second quotient digit of a pass is the first one's"
-  "square.rs@s/                (p2, p1) = (p1, aj);/                (p2, p1) = (aj, aj);/@the cross products take a wrong digit"
+  "square.rs@s/            (p2, p1) = (p1, aj);/            (p2, p1) = (aj, aj);/@the cross products take a wrong digit"
 )
 
 saved="$(mktemp -d)"

@@ -16,6 +16,7 @@
 
 use super::product::normalize;
 use super::{MASK, V, Vector};
+use core::mem::MaybeUninit;
 
 /// Almost-Montgomery square `a·a·R^-1 mod n`, `R = 2^(52·D)`, per lane.
 ///
@@ -25,62 +26,108 @@ use super::{MASK, V, Vector};
 ///
 /// The `2·D` columns `t` are 64-bit sums of 52-bit pieces: at most `D`
 /// cross pieces, doubled, two of the diagonal and `2·D` of the reduction,
-/// with one carry: below `(4·D + 3)·2^52 < 2^62` for `D <= 160`.
+/// with one carry: below `(4·D + 3)·2^52 < 2^62` for `D <= 160`. Each
+/// column is written before it is read (no clearing of the `2·D`
+/// columns), and the operands are read in place.
 ///
 /// # Safety
 ///
 /// The CPU must have AVX-512F, VL and IFMA (callers hold a `Token`).
 #[inline(always)]
 pub(super) unsafe fn ams<W: Vector, const D: usize>(a: &[V<W>; D], n: &[V<W>; D], k0: V<W>) -> [V<W>; D] {
-    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA;
+    // `V<W>` is `repr(transparent)` over `W`, so the casts keep the layout.
     unsafe {
-        let a = a.map(|v| v.0);
-        let n = n.map(|v| v.0);
-        let mut wide = [[W::default(); D]; 2];
-        let t = wide.as_flattened_mut();
-        cross(&a, t);
-        for (i, &ai) in a.iter().enumerate() {
-            t[2 * i] = W::madd_lo(W::add(t[2 * i], t[2 * i]), ai, ai);
-            t[2 * i + 1] = W::madd_hi(W::add(t[2 * i + 1], t[2 * i + 1]), ai, ai);
+        let a = &*core::ptr::from_ref(a).cast::<[W; D]>();
+        let n = &*core::ptr::from_ref(n).cast::<[W; D]>();
+        let mut wide = [[MaybeUninit::<W>::uninit(); D]; 2];
+        let mut t = Cols(wide.as_flattened_mut());
+        cross(a, &mut t, 0);
+        for i in (2..D).step_by(2) {
+            cross(a, &mut t, i);
         }
-        reduce(&n, k0.0, t);
-        let mut out = wide[1];
-        normalize(&mut out);
-        out.map(V)
+        // Doubled, with the diagonal; columns 0 and 2·D - 1 take no cross
+        // product.
+        let zero = W::default();
+        for (i, &ai) in a.iter().enumerate() {
+            let low = if i == 0 { zero } else { t.get(2 * i) };
+            let high = if i == D - 1 { zero } else { t.get(2 * i + 1) };
+            t.set(2 * i, W::madd_lo(W::add(low, low), ai, ai));
+            t.set(2 * i + 1, W::madd_hi(W::add(high, high), ai, ai));
+        }
+        reduce(n, k0.0, &mut t);
+        // Columns D to 2·D - 1, every one written by the reduction.
+        let mut out = core::ptr::from_ref(&wide[1]).cast::<[V<W>; D]>().read();
+        normalize(&mut *core::ptr::from_mut(&mut out).cast::<[W; D]>());
+        out
     }
 }
 
-/// `t += Σ_{i<j} a_i·a_j·2^(52·(i+j))`, rows `i` and `i + 1` in one pass:
-/// column `c` of the pass takes `a_i·a_(c-i)` (low half), `a_i·a_(c-i-1)`
-/// and `a_(i+1)·a_(c-i-1)` (high, low) and `a_(i+1)·a_(c-i-2)` (high),
-/// where those pairs exist.
+/// The `2·D` columns of a square, each written before it is read.
+struct Cols<'a, W>(&'a mut [MaybeUninit<W>]);
+
+impl<W: Vector> Cols<'_, W> {
+    /// Column `c`.
+    ///
+    /// # Safety
+    ///
+    /// Column `c` was written.
+    #[inline(always)]
+    unsafe fn get(&self, c: usize) -> W {
+        // SAFETY: the caller's contract.
+        unsafe { self.0[c].assume_init() }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, c: usize, v: W) {
+        self.0[c].write(v);
+    }
+}
+
+/// `t += Σ a_i·a_j·2^(52·(i+j))` over the rows `i` and `i + 1` of the
+/// pairs `i < j` (`i` even), in one pass: column `c` takes `a_i·a_(c-i)`
+/// (low half), `a_i·a_(c-i-1)` and `a_(i+1)·a_(c-i-1)` (high, low) and
+/// `a_(i+1)·a_(c-i-2)` (high), where those pairs exist. Columns `i + D` and
+/// `i + D + 1` are new to this pass (every column is, for `i = 0`): they
+/// are written, not added to.
 ///
 /// # Safety
 ///
-/// As [`ams`], which it is inlined into.
+/// As [`ams`], which it is inlined into; the passes run for `i = 0, 2, …`
+/// in order.
 #[inline(always)]
-unsafe fn cross<W: Vector, const D: usize>(a: &[W; D], t: &mut [W]) {
-    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
+unsafe fn cross<W: Vector, const D: usize>(a: &[W; D], t: &mut Cols<'_, W>, i: usize) {
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA; a
+    // column is read only after an earlier pass wrote it.
     unsafe {
-        for i in (0..D).step_by(2) {
-            let (x, y) = (a[i], a[i + 1]);
-            t[2 * i + 1] = W::madd_lo(t[2 * i + 1], x, y);
-            if i + 2 == D {
-                t[2 * i + 2] = W::madd_hi(t[2 * i + 2], x, y);
-                continue;
-            }
-            t[2 * i + 2] = W::madd_lo(W::madd_hi(t[2 * i + 2], x, y), x, a[i + 2]);
-            let s = W::madd_lo(W::madd_hi(t[2 * i + 3], x, a[i + 2]), y, a[i + 2]);
-            t[2 * i + 3] = W::madd_lo(s, x, a[i + 3]);
-            let (mut p2, mut p1) = (a[i + 2], a[i + 3]);
-            for (tc, &aj) in t[2 * i + 4..i + D].iter_mut().zip(&a[i + 4..]) {
-                *tc = W::madd_hi(W::madd_lo(W::madd_hi(W::madd_lo(*tc, x, aj), x, p1), y, p1), y, p2);
-                (p2, p1) = (p1, aj);
-            }
-            let last = W::madd_hi(W::madd_lo(W::madd_hi(t[i + D], x, a[D - 1]), y, a[D - 1]), y, a[D - 2]);
-            t[i + D] = last;
-            t[i + D + 1] = W::madd_hi(t[i + D + 1], y, a[D - 1]);
+        let zero = W::default();
+        let first = i == 0;
+        let old = |t: &Cols<'_, W>, c: usize| if first { zero } else { t.get(c) };
+        let (x, y) = (a[i], a[i + 1]);
+        t.set(2 * i + 1, W::madd_lo(old(t, 2 * i + 1), x, y));
+        if i + 2 == D {
+            // The last pass: its column 2·i + 2 is column i + D, new.
+            t.set(2 * i + 2, W::madd_hi(zero, x, y));
+            return;
         }
+        t.set(2 * i + 2, W::madd_lo(W::madd_hi(old(t, 2 * i + 2), x, y), x, a[i + 2]));
+        let s = W::madd_lo(W::madd_hi(old(t, 2 * i + 3), x, a[i + 2]), y, a[i + 2]);
+        t.set(2 * i + 3, W::madd_lo(s, x, a[i + 3]));
+        let (mut p2, mut p1) = (a[i + 2], a[i + 3]);
+        for (c, &aj) in (2 * i + 4..i + D).zip(&a[i + 4..]) {
+            let s = W::madd_hi(
+                W::madd_lo(W::madd_hi(W::madd_lo(old(t, c), x, aj), x, p1), y, p1),
+                y,
+                p2,
+            );
+            t.set(c, s);
+            (p2, p1) = (p1, aj);
+        }
+        t.set(
+            i + D,
+            W::madd_hi(W::madd_lo(W::madd_hi(zero, x, a[D - 1]), y, a[D - 1]), y, a[D - 2]),
+        );
+        t.set(i + D + 1, W::madd_hi(zero, y, a[D - 1]));
     }
 }
 
@@ -97,13 +144,14 @@ unsafe fn cross<W: Vector, const D: usize>(a: &[W; D], t: &mut [W]) {
 ///
 /// # Safety
 ///
-/// As [`ams`], which it is inlined into.
+/// As [`ams`], which it is inlined into; every column of `t` written.
 #[inline(always)]
-unsafe fn reduce<W: Vector, const D: usize>(n: &[W; D], k0: W, t: &mut [W]) {
-    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
+unsafe fn reduce<W: Vector, const D: usize>(n: &[W; D], k0: W, t: &mut Cols<'_, W>) {
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA;
+    // every column was written.
     unsafe {
         let zero = W::default();
-        let (mut carry, mut low, mut high) = (zero, t[0], t[1]);
+        let (mut carry, mut low, mut high) = (zero, t.get(0), t.get(1));
         for i in (0..D).step_by(2) {
             let t0 = W::add(low, carry);
             let m0 = W::madd_lo(zero, t0, k0);
@@ -113,30 +161,22 @@ unsafe fn reduce<W: Vector, const D: usize>(n: &[W; D], k0: W, t: &mut [W]) {
             );
             let m1 = W::madd_lo(zero, t1, k0);
             carry = carry_out(t1);
-            low = W::madd_hi(
-                W::madd_lo(W::madd_hi(W::madd_lo(t[i + 2], m0, n[2]), m0, n[1]), m1, n[1]),
-                m1,
-                n[0],
-            );
-            high = W::madd_hi(
-                W::madd_lo(W::madd_hi(W::madd_lo(t[i + 3], m0, n[3]), m0, n[2]), m1, n[2]),
-                m1,
-                n[1],
-            );
+            let x = W::madd_hi(W::madd_lo(t.get(i + 2), m0, n[2]), m0, n[1]);
+            low = W::madd_hi(W::madd_lo(x, m1, n[1]), m1, n[0]);
+            let x = W::madd_hi(W::madd_lo(t.get(i + 3), m0, n[3]), m0, n[2]);
+            high = W::madd_hi(W::madd_lo(x, m1, n[2]), m1, n[1]);
             let (mut p2, mut p1) = (n[2], n[3]);
-            for (tc, &nj) in t[i + 4..i + D].iter_mut().zip(&n[4..]) {
-                *tc = W::madd_hi(W::madd_lo(W::madd_hi(W::madd_lo(*tc, m0, nj), m0, p1), m1, p1), m1, p2);
+            for (c, &nj) in (i + 4..i + D).zip(&n[4..]) {
+                let x = W::madd_hi(W::madd_lo(t.get(c), m0, nj), m0, p1);
+                t.set(c, W::madd_hi(W::madd_lo(x, m1, p1), m1, p2));
                 (p2, p1) = (p1, nj);
             }
-            t[i + D] = W::madd_hi(
-                W::madd_lo(W::madd_hi(t[i + D], m0, n[D - 1]), m1, n[D - 1]),
-                m1,
-                n[D - 2],
-            );
-            t[i + D + 1] = W::madd_hi(t[i + D + 1], m1, n[D - 1]);
+            let x = W::madd_hi(t.get(i + D), m0, n[D - 1]);
+            t.set(i + D, W::madd_hi(W::madd_lo(x, m1, n[D - 1]), m1, n[D - 2]));
+            t.set(i + D + 1, W::madd_hi(t.get(i + D + 1), m1, n[D - 1]));
         }
-        t[D] = W::add(low, carry);
-        t[D + 1] = high;
+        t.set(D, W::add(low, carry));
+        t.set(D + 1, high);
     }
 }
 
