@@ -57,8 +57,10 @@ pub(crate) fn check_level(level: SecurityLevel, what: &str, bits: usize) -> Resu
     Ok(level.check_ffc(what, bits)?)
 }
 
+use redc::engine::EngineCache;
 use redc::kernel::consts::ModulusError;
 use redc::{Domain, Engine, Prepared, SecretNat};
+use std::sync::Arc;
 
 /// A public integer (redc's one [`redc::Num`]).
 pub use redc::Num;
@@ -71,11 +73,13 @@ pub enum ModP {}
 #[derive(Debug)]
 pub enum ModQ {}
 
-/// A public odd modulus with its Montgomery domain, branded `M`.
+/// A public odd modulus with its Montgomery domain, branded `M`, and its
+/// engine contexts once prepared.
 #[derive(Debug)]
 pub struct PublicModulus<M> {
     n: Num,
     domain: Domain<M>,
+    prepared: EngineCache<Prepared>,
 }
 
 impl<M> Clone for PublicModulus<M> {
@@ -83,6 +87,7 @@ impl<M> Clone for PublicModulus<M> {
         Self {
             n: self.n.clone(),
             domain: self.domain.clone(),
+            prepared: self.prepared.clone(),
         }
     }
 }
@@ -95,7 +100,11 @@ impl<M> PublicModulus<M> {
     /// [`ModulusError`] for an even modulus or one below 3.
     pub fn new(n: Num) -> core::result::Result<Self, ModulusError> {
         let domain = Domain::public(&n)?;
-        Ok(Self { n, domain })
+        Ok(Self {
+            n,
+            domain,
+            prepared: EngineCache::default(),
+        })
     }
 
     /// The modulus.
@@ -123,9 +132,18 @@ impl<M> PublicModulus<M> {
         self.n.bits().div_ceil(8)
     }
 
-    /// The modulus prepared for `engine` (the domain's constants shared).
-    pub fn prepare(&self, engine: &Engine) -> Prepared {
-        engine.prepare_consts(self.domain.consts(), self.n.bits())
+    /// The modulus prepared for `engine` (the domain's constants shared):
+    /// made on first use for each engine configuration, then kept with the
+    /// modulus (a DSA key's or a group's `p`), so that single operations do
+    /// not prepare it again.
+    pub fn prepare(&self, engine: &Engine) -> Arc<Prepared> {
+        let made = self.prepared.get::<core::convert::Infallible>(engine, || {
+            Ok(engine.prepare_consts(self.domain.consts(), self.n.bits()))
+        });
+        match made {
+            Ok(p) => p,
+            Err(never) => match never {},
+        }
     }
 
     /// A public value below the modulus as a base for the engine (its

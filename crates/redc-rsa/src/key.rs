@@ -18,63 +18,15 @@ use crate::error::{Error, Result};
 use crate::policy::SecurityLevel;
 use crate::pss_key::KeyAlgorithm;
 pub(crate) use crate::role::{N, P, Q, R};
-use redc::{Domain, Engine, EngineError, Prepared, Residue, SecretNat};
-use std::sync::{Arc, Mutex, PoisonError};
+use redc::engine::EngineCache;
+use redc::{Domain, Engine, Prepared, Residue, SecretNat};
+use std::sync::Arc;
 use zeroize::Zeroizing;
 
 /// Smallest and largest modulus redc's RSA accepts, in bits.
 pub const MIN_BITS: usize = 512;
 /// Largest modulus, in bits.
 pub const MAX_BITS: usize = 16384;
-
-/// Values prepared for the batch engine, made on first use and kept, one
-/// per engine configuration (its list of backends): a [`Prepared`] belongs
-/// to the backends that made it. Cloning shares them; the last owner's drop
-/// wipes them ([`Prepared`] wipes itself).
-pub(crate) struct EngineCache<T>(Mutex<Vec<(Vec<&'static str>, Arc<T>)>>);
-
-impl<T> Clone for EngineCache<T> {
-    fn clone(&self) -> Self {
-        Self(Mutex::new(
-            self.0.lock().unwrap_or_else(PoisonError::into_inner).clone(),
-        ))
-    }
-}
-
-impl<T> Default for EngineCache<T> {
-    fn default() -> Self {
-        Self(Mutex::new(Vec::new()))
-    }
-}
-
-impl<T> EngineCache<T> {
-    /// The value for `engine`, made by `init` on first use.
-    pub(crate) fn get(
-        &self,
-        engine: &Engine,
-        init: impl FnOnce() -> core::result::Result<T, EngineError>,
-    ) -> Result<Arc<T>> {
-        let id = engine.backends();
-        if let Some((_, v)) = self
-            .0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .iter()
-            .find(|(k, _)| *k == id)
-        {
-            return Ok(Arc::clone(v));
-        }
-        let v = Arc::new(init()?);
-        let mut slots = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        match slots.iter().find(|(k, _)| *k == id) {
-            Some((_, kept)) => Ok(Arc::clone(kept)),
-            None => {
-                slots.push((id, Arc::clone(&v)));
-                Ok(v)
-            }
-        }
-    }
-}
 
 /// An RSA public key `(n, e)`.
 #[derive(Clone)]
@@ -204,7 +156,7 @@ impl RsaPublicKey {
 
     /// `n` prepared for `engine` (once per engine configuration, then shared).
     pub(crate) fn prepared(&self, engine: &Engine) -> Result<Arc<Prepared>> {
-        self.prepared.get(
+        self.prepared.get::<Error>(
             engine,
             || Ok(engine.prepare_consts(self.domain.consts(), self.n.bits())),
         )
@@ -508,7 +460,7 @@ impl RsaPrivateKey {
     /// configuration, then shared; the kernel constants are the domains').
     pub(crate) fn prepared_primes(&self, engine: &Engine) -> Result<Arc<Vec<Prepared>>> {
         let c = &self.crt;
-        self.prepared.get(engine, || {
+        self.prepared.get::<Error>(engine, || {
             let mut out = vec![
                 engine.prepare_consts(c.p.domain.consts(), c.p.exp_bits()),
                 engine.prepare_consts(c.q.domain.consts(), c.q.exp_bits()),

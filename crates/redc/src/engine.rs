@@ -33,6 +33,7 @@
 //! a stream of single requests (the block streaming of 000 §4.2).
 
 pub mod backend;
+mod cache;
 pub mod device;
 mod error;
 #[cfg(target_arch = "x86_64")]
@@ -42,6 +43,7 @@ pub mod scalar;
 pub mod stream;
 
 pub use backend::{Backend, BackendError, Task};
+pub use cache::EngineCache;
 pub use error::EngineError;
 pub use job::{Job, JobBase, PowJob, Prepared, PublicExpJob};
 

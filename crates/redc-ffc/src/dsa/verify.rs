@@ -9,6 +9,7 @@ use super::{DsaPublicKey, Signature};
 use crate::Num;
 use rayon::prelude::*;
 use redc::{Engine, Prepared, PublicExpJob};
+use std::sync::Arc;
 
 /// `(u1, u2)` of a signature, `None` when `r` or `s` is out of range.
 fn exponents(key: &DsaPublicKey, digest: &[u8], sig: &Signature) -> Option<(Num, Num)> {
@@ -31,8 +32,8 @@ pub fn verify_batch(engine: &Engine, items: &[(&DsaPublicKey, &[u8], &Signature)
         .par_iter()
         .map(|(key, digest, sig)| exponents(key, digest, sig))
         .collect();
-    // One prepared p per distinct parameter set.
-    let mut moduli: Vec<(&Num, Prepared)> = Vec::new();
+    // One prepared p per distinct parameter set (kept with the parameters).
+    let mut moduli: Vec<(&Num, Arc<Prepared>)> = Vec::new();
     let mut class = Vec::with_capacity(items.len());
     for (key, _, _) in items {
         let p = key.params.p();
