@@ -5,7 +5,8 @@
 # kernels' unit tests (`engine::ifma::lanes`: the kernels' code run on
 # plain integers against num-bigint, on any CPU) must fail; unmutated they
 # must pass. The file is edited in place and restored on exit, also on a
-# signal. Exit 0 when all hold.
+# signal (CI runs this last, after every build that reads the tree). Exit 0
+# when all hold.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -29,12 +30,17 @@ restore() {
   rm -rf "$saved"
 }
 trap restore EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
 for m in "${mutants[@]}"; do
   file="${m%%@*}"
   cp "$lanes/$file" "$saved/$file"
 done
 
+# The unit tests build (a mutant that does not compile is a broken check,
+# not a caught fault).
+builds() {
+  cargo test -q -p redc --lib --no-run >/dev/null 2>&1
+}
 unit_tests() {
   cargo test -q -p redc --lib "$filter" >/dev/null 2>&1
 }
@@ -50,6 +56,8 @@ for m in "${mutants[@]}"; do
   sed -i "$expr" "$lanes/$file"
   if cmp -s "$saved/$file" "$lanes/$file"; then
     echo "mutant not applied ($file: $expr)"; status=1
+  elif ! builds; then
+    echo "$file: $what: does not compile"; status=1
   elif unit_tests; then
     echo "$file: $what: MISSED"; status=1
   else

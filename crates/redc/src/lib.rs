@@ -74,6 +74,8 @@ pub mod nat;
 pub mod prime;
 pub mod residue;
 pub mod secret;
+#[cfg(test)]
+mod testing;
 pub mod word;
 
 pub use engine::{Backend, Engine, EngineError, Job, JobBase, PowJob, Prepared, PublicExpJob};

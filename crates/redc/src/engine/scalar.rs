@@ -109,6 +109,7 @@ mod tests {
     use super::*;
     use crate::kernel::Kernel;
     use crate::kernel::size::{Dyn, FIXED};
+    use crate::testing::Rng;
     use num_bigint::BigUint;
     use num_traits::{One, Zero};
 
@@ -128,28 +129,6 @@ mod tests {
 
     fn consts(n: &BigUint) -> Consts {
         Consts::new(&n.to_u64_digits()).unwrap()
-    }
-
-    /// Deterministic pseudo-random numbers (xorshift64*).
-    struct Rng(u64);
-
-    impl Rng {
-        fn digit(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-
-        /// A number of `bits` random bits.
-        fn bits(&mut self, bits: usize) -> BigUint {
-            let digits: Vec<u64> = (0..bits.div_ceil(64)).map(|_| self.digit()).collect();
-            big(&digits) >> (64 * digits.len() - bits)
-        }
-
-        fn below(&mut self, n: &BigUint) -> BigUint {
-            self.bits(n.bits() as usize) % n
-        }
     }
 
     /// Odd moduli of exactly `s` digits: random, all ones (every carry

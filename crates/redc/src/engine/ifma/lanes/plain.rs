@@ -1,10 +1,12 @@
 //! For the kernels' unit tests: [`Plain`], four lanes in plain integers
-//! that count their multiply-adds, so that the IFMA kernels' code runs as
-//! written on any CPU, against num-bigint, and the multiply-adds that
+//! that count their multiply-adds and check that no column reaches
+//! `2^62` (the kernels' stated bound), so that the IFMA kernels' code runs
+//! as written on any CPU, against num-bigint, and the multiply-adds that
 //! `Layout::madds` and `Layout::square_madds` state are counted on it.
 #![allow(unsafe_code)]
 
 use super::{DIGIT, LANES, MASK, V, Vector};
+use crate::testing::Rng;
 use core::cell::Cell;
 use num_bigint::BigUint;
 
@@ -14,7 +16,7 @@ std::thread_local! {
 }
 
 /// Four lanes of 64-bit integers.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Plain(pub(super) [u64; 4]);
 
 /// `f()` and the multiply-adds it made.
@@ -46,11 +48,12 @@ impl Plain {
     pub(super) fn modulus<const D: usize>(seed: u64) -> ([BigUint; 4], V<Plain>) {
         let bits = DIGIT * D - 2;
         let top = BigUint::from(1u8) << (bits - 1);
+        let rng = &mut Rng(seed + 1);
         let n = [
             (BigUint::from(1u8) << bits) - 1u8,
             &top + 1u8,
-            Plain::pseudo(bits, seed) | &top | BigUint::from(1u8),
-            Plain::pseudo(bits - 7, seed ^ 0x5555) | BigUint::from(1u8),
+            rng.bits(bits) | &top | BigUint::from(1u8),
+            rng.bits(bits - 7) | BigUint::from(1u8),
         ];
         let k0 = n.clone().map(|n| {
             let n0 = n.to_u64_digits()[0];
@@ -59,34 +62,17 @@ impl Plain {
         (n, V(Plain(k0)))
     }
 
-    /// A value below `2n` in each lane: `2n - 1`, `0`, `n - 1` and a
-    /// pseudo-random one from `seed`.
+    /// A value below `2n` in each lane, of a kind that moves one lane on
+    /// with `seed` (so that every modulus of [`Plain::modulus`] meets every
+    /// kind): `2n - 1`, `0`, `n - 1` or a pseudo-random one.
     pub(super) fn below(n: &[BigUint; 4], seed: u64) -> [BigUint; 4] {
-        [
-            2u8 * &n[0] - 1u8,
-            BigUint::ZERO,
-            &n[2] - 1u8,
-            Plain::pseudo(n[3].bits() as usize + 1, seed) % (2u8 * &n[3]),
-        ]
-    }
-
-    /// A pseudo-random number of at most `bits` bits (xorshift from `seed`).
-    pub(super) fn pseudo(bits: usize, seed: u64) -> BigUint {
-        let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        let words: Vec<u64> = (0..bits.div_ceil(64))
-            .map(|_| {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                s
-            })
-            .collect();
-        BigUint::from_slice(
-            &words
-                .iter()
-                .flat_map(|w| [*w as u32, (*w >> 32) as u32])
-                .collect::<Vec<_>>(),
-        ) % (BigUint::from(1u8) << bits)
+        let rng = &mut Rng(seed + 7);
+        core::array::from_fn(|l| match (l as u64 + seed) % 4 {
+            0 => 2u8 * &n[l] - 1u8,
+            1 => BigUint::ZERO,
+            2 => &n[l] - 1u8,
+            _ => rng.below(&(2u8 * &n[l])),
+        })
     }
 
     fn map2(a: Self, b: Self, f: impl Fn(u64, u64) -> u64) -> Self {
@@ -97,9 +83,16 @@ impl Plain {
         MADDS.with(|c| c.set(c.get() + 1));
         Plain(core::array::from_fn(|l| {
             let p = u128::from(a.0[l] & MASK) * u128::from(b.0[l] & MASK);
-            acc.0[l].wrapping_add(if hi { (p >> DIGIT) as u64 } else { p as u64 & MASK })
+            bounded(acc.0[l].wrapping_add(if hi { (p >> DIGIT) as u64 } else { p as u64 & MASK }))
         }))
     }
+}
+
+/// `x`, checked below `2^62`: the bound the kernels state for their
+/// columns (a sum that reached it would be on its way to wrapping).
+fn bounded(x: u64) -> u64 {
+    assert!(x < 1 << 62, "a column reached 2^62: {x:#x}");
+    x
 }
 
 // SAFETY (every method): plain integer arithmetic, no CPU feature.
@@ -115,7 +108,7 @@ impl Vector for Plain {
         core::array::from_fn(|l| self.0.get(l).copied().unwrap_or(0))
     }
     unsafe fn add(a: Self, b: Self) -> Self {
-        Plain::map2(a, b, u64::wrapping_add)
+        Plain::map2(a, b, |x, y| bounded(x.wrapping_add(y)))
     }
     unsafe fn sub(a: Self, b: Self) -> Self {
         Plain::map2(a, b, u64::wrapping_sub)

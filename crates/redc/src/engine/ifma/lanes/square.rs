@@ -20,12 +20,13 @@ use core::mem::MaybeUninit;
 
 /// Almost-Montgomery square `a·a·R^-1 mod n`, `R = 2^(52·D)`, per lane.
 ///
-/// Pre: `D` even; digits of `a` and `n` below `2^52`; `a < 2n`; `4n < R`;
+/// Pre: `D` even and at least 4 (checked at compile time); digits of `a`
+/// and `n` below `2^52`; `a < 2n`; `4n < R`;
 /// `n` odd; `k0 = -n^-1 mod 2^52`. Post: digits below `2^52`, value `< 2n`
 /// and `≡ a·a·R^-1 (mod n)` (the product's contract with `b = a`).
 ///
 /// The `2·D` columns `t` are 64-bit sums of 52-bit pieces: at most `D`
-/// cross pieces, doubled, two of the diagonal and `2·D` of the reduction,
+/// cross pieces, doubled, one of the diagonal and `2·D` of the reduction,
 /// with one carry: below `(4·D + 3)·2^52 < 2^62` for `D <= 160`. Each
 /// column is written before it is read (no clearing of the `2·D`
 /// columns), and the operands are read in place.
@@ -35,6 +36,7 @@ use core::mem::MaybeUninit;
 /// The CPU must have AVX-512F, VL and IFMA (callers hold a `Token`).
 #[inline(always)]
 pub(super) unsafe fn ams<W: Vector, const D: usize>(a: &[V<W>; D], n: &[V<W>; D], k0: V<W>) -> [V<W>; D] {
+    const { assert!(D.is_multiple_of(2) && D >= 4, "an even digit count, at least 4") };
     // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA;
     // `V<W>` is `repr(transparent)` over `W`, so the casts keep the layout.
     unsafe {
