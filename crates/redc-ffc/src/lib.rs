@@ -137,13 +137,8 @@ impl<M> PublicModulus<M> {
     /// modulus (a DSA key's or a group's `p`), so that single operations do
     /// not prepare it again.
     pub fn prepare(&self, engine: &Engine) -> Arc<Prepared> {
-        let made = self.prepared.get::<core::convert::Infallible>(engine, || {
-            Ok(engine.prepare_consts(self.domain.consts(), self.n.bits()))
-        });
-        match made {
-            Ok(p) => p,
-            Err(never) => match never {},
-        }
+        self.prepared
+            .get(engine, || engine.prepare_consts(self.domain.consts(), self.n.bits()))
     }
 
     /// A public value below the modulus as a base for the engine (its

@@ -156,10 +156,9 @@ impl RsaPublicKey {
 
     /// `n` prepared for `engine` (once per engine configuration, then shared).
     pub(crate) fn prepared(&self, engine: &Engine) -> Result<Arc<Prepared>> {
-        self.prepared.get::<Error>(
-            engine,
-            || Ok(engine.prepare_consts(self.domain.consts(), self.n.bits())),
-        )
+        Ok(self
+            .prepared
+            .get(engine, || engine.prepare_consts(self.domain.consts(), self.n.bits())))
     }
 }
 
@@ -460,7 +459,7 @@ impl RsaPrivateKey {
     /// configuration, then shared; the kernel constants are the domains').
     pub(crate) fn prepared_primes(&self, engine: &Engine) -> Result<Arc<Vec<Prepared>>> {
         let c = &self.crt;
-        self.prepared.get::<Error>(engine, || {
+        Ok(self.prepared.get(engine, || {
             let mut out = vec![
                 engine.prepare_consts(c.p.domain.consts(), c.p.exp_bits()),
                 engine.prepare_consts(c.q.domain.consts(), c.q.exp_bits()),
@@ -470,8 +469,8 @@ impl RsaPrivateKey {
                     .iter()
                     .map(|o| engine.prepare_consts(o.prime.domain.consts(), o.prime.exp_bits())),
             );
-            Ok(out)
-        })
+            out
+        }))
     }
 }
 
