@@ -155,10 +155,9 @@ impl RsaPublicKey {
     }
 
     /// `n` prepared for `engine` (once per engine configuration, then shared).
-    pub(crate) fn prepared(&self, engine: &Engine) -> Result<Arc<Prepared>> {
-        Ok(self
-            .prepared
-            .get(engine, || engine.prepare_consts(self.domain.consts(), self.n.bits())))
+    pub(crate) fn prepared(&self, engine: &Engine) -> Arc<Prepared> {
+        self.prepared
+            .get(engine, || engine.prepare_consts(self.domain.consts(), self.n.bits()))
     }
 }
 
@@ -457,9 +456,9 @@ impl RsaPrivateKey {
 
     /// The primes prepared for `engine`, in order (once per engine
     /// configuration, then shared; the kernel constants are the domains').
-    pub(crate) fn prepared_primes(&self, engine: &Engine) -> Result<Arc<Vec<Prepared>>> {
+    pub(crate) fn prepared_primes(&self, engine: &Engine) -> Arc<Vec<Prepared>> {
         let c = &self.crt;
-        Ok(self.prepared.get(engine, || {
+        self.prepared.get(engine, || {
             let mut out = vec![
                 engine.prepare_consts(c.p.domain.consts(), c.p.exp_bits()),
                 engine.prepare_consts(c.q.domain.consts(), c.q.exp_bits()),
@@ -470,7 +469,7 @@ impl RsaPrivateKey {
                     .map(|o| engine.prepare_consts(o.prime.domain.consts(), o.prime.exp_bits())),
             );
             out
-        }))
+        })
     }
 }
 

@@ -89,14 +89,13 @@ pub fn rsa_public_batch(engine: &Engine, key: &RsaPublicKey, inputs: &[Num]) -> 
     if let Err(e) = key.security_level().check_rsa_public(key.bits()) {
         return fail_all(inputs.len(), &e.into());
     }
-    on_ok(in_range(key.n(), inputs), |xs| match key.prepared(engine) {
+    on_ok(in_range(key.n(), inputs), |xs| {
         // The inputs are read in place (the engine's own copies are not
         // wiped; public_scheme wipes the padded messages it passes).
-        Ok(n) => pow_e(engine, &n, key.e(), &xs)
+        pow_e(engine, &key.prepared(engine), key.e(), &xs)
             .into_iter()
             .map(|r| r.map(SecretNat::into_revealed).map_err(Error::from))
-            .collect(),
-        Err(e) => fail_all(xs.len(), &e),
+            .collect()
     })
 }
 

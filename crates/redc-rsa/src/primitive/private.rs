@@ -174,7 +174,7 @@ fn draw(
         return Ok(Vec::new());
     }
     let public = key.public_key();
-    let n = public.prepared(engine)?;
+    let n = public.prepared(engine);
     let domain = public.domain();
     // Whole AES blocks per factor, one digit more than n at least.
     let digits = (public.n().digits().len() + 1).next_multiple_of(2);
@@ -215,10 +215,7 @@ fn draw(
 /// fresh `r`s, recombined into `P^-1` and walked back into each `r^-1`
 /// (Montgomery's trick).
 fn halves(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>, with_x: bool) -> Vec<Result<Op>> {
-    let primes = match key.prepared_primes(engine) {
-        Ok(p) => p,
-        Err(e) => return fail_all(ops.len(), &e),
-    };
+    let primes = key.prepared_primes(engine);
     let n = key.public_key().domain();
     // Montgomery's trick in chunks, one per core: each chunk's running
     // products of its fresh r (in Montgomery form), on its own core; then
@@ -352,10 +349,7 @@ fn inverses(n: &Domain<N>, mut acc: Residue<N>, xs: &[&Residue<N>], prefix: &[Re
 /// fault drops it.
 fn check(engine: &Engine, key: &RsaPrivateKey, mut ops: Vec<Op>) -> Vec<Result<SecretNat>> {
     let public = key.public_key();
-    let n = match public.prepared(engine) {
-        Ok(n) => n,
-        Err(e) => return fail_all(ops.len(), &e),
-    };
+    let n = public.prepared(engine);
     let domain = public.domain();
     for op in &mut ops {
         if let Some(r_inv) = &op.r_inv
