@@ -2,9 +2,13 @@
 # The IFMA kernels' mutation check: each line below is a deliberate fault
 # in a kernel's source (a sed edit of one line: a dropped carry, a wrong
 # quotient digit, a cross product of the wrong digits). For each, the
-# kernels' unit tests (`engine::ifma::lanes`: the kernels' code run on
-# plain integers against num-bigint, on any CPU) must fail; unmutated they
-# must pass. The file is edited in place and restored on exit, also on a
+# kernels' tests must fail; unmutated they must pass. The vertical
+# squaring's faults meet its unit tests (`engine::ifma::lanes`: the
+# kernel's code run on plain integers against num-bigint, on any CPU); the
+# 2-way squaring is written with AVX-512 instructions, so its faults meet
+# the integration test `tests/ifma.rs` (every layout against num-bigint),
+# and only on a CPU with AVX-512 IFMA (elsewhere they are skipped, and
+# said so). The file is edited in place and restored on exit, also on a
 # signal (CI runs this last, after every build that reads the tree). Exit 0
 # when all hold.
 set -euo pipefail
@@ -20,6 +24,18 @@ mutants=(
   "square.rs@s/            let m1 = W::madd_lo(zero, t1, k0);/            let m1 = W::madd_lo(zero, t0, k0);/@the second quotient digit of a pass is the first one's"
   "square.rs@s/            (p2, p1) = (p1, aj);/            (p2, p1) = (aj, aj);/@the cross products take a wrong digit"
 )
+# The same for the 2-way squaring (AVX-512 IFMA only).
+pair_mutants=(
+  "pairs/square.rs@s/Y::madd_hi(carry, m1, n\[0\]));/Y::madd_hi(zero, m1, n[0]));/@the reduction drops the carry out of its second column"
+  "pairs/square.rs@s/(Y::madd_lo(zero, t1, k0).0));/(Y::madd_lo(zero, low, k0).0));/@the second quotient digit of a step is taken before the first's terms"
+  "pairs/square.rs@s/Y::madd_lo(c, o, up\[q\]), o, a\[q - 1\]));/Y::madd_lo(c, o, up[q]), o, a[q]));/@the odd row's cross products take a wrong digit"
+  "pairs/square.rs@s/Y::madd_lo(Y::add(x, x), d,/Y::madd_lo(x, d,/@the cross products are not doubled"
+)
+if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then
+  mutants+=("${pair_mutants[@]}")
+else
+  echo "skipped: the 2-way squaring's ${#pair_mutants[@]} mutants (this CPU has no AVX-512 IFMA)"
+fi
 
 saved="$(mktemp -d)"
 restore() {
@@ -33,21 +49,22 @@ trap restore EXIT
 trap 'exit 130' INT TERM HUP
 for m in "${mutants[@]}"; do
   file="${m%%@*}"
+  mkdir -p "$(dirname "$saved/$file")"
   cp "$lanes/$file" "$saved/$file"
 done
 
 # The unit tests build (a mutant that does not compile is a broken check,
 # not a caught fault).
 builds() {
-  cargo test -q -p redc --lib --no-run >/dev/null 2>&1
+  cargo test -q -p redc --lib --test ifma --no-run >/dev/null 2>&1
 }
 unit_tests() {
-  cargo test -q -p redc --lib "$filter" >/dev/null 2>&1
+  cargo test -q -p redc --lib "$filter" >/dev/null 2>&1 && cargo test -q -p redc --test ifma >/dev/null 2>&1
 }
 
 status=0
 if unit_tests; then
-  echo "unmutated: the kernels' unit tests pass"
+  echo "unmutated: the kernels' tests pass"
 else
   echo "unmutated: FAILS"; status=1
 fi

@@ -21,13 +21,15 @@ fn ifma() -> Option<Ifma> {
 }
 
 /// Groups of moduli of one class, at both ends of each class (`52·D >=
-/// bits + 2`: 518 bits is the last of 10 digits, 519 the first of 20; 3118
-/// the last the 2-way kernel takes) and at the RSA sizes: in each group a
+/// bits + 2`: 518 bits is the last of 10 digits, 519 the first of 20, 1558
+/// the last of 30; 3118 the last the 2-way kernel takes) and at the RSA
+/// sizes: in each group a
 /// random one with the top bit set, all ones, `2^(bits-1) + 1`, and more
 /// random ones up to eight, so that every lane holds a different number.
 fn groups() -> Vec<Vec<BigUint>> {
     let sizes = [
-        3usize, 518, 519, 1024, 1038, 1039, 1536, 2048, 2078, 2079, 3072, 3118, 3119, 4096, 4158, 6238, 6239, 8318,
+        3usize, 518, 519, 1024, 1038, 1039, 1536, 1558, 1559, 2048, 2078, 2079, 3072, 3118, 3119, 4096, 4158, 6238,
+        6239, 8318,
     ];
     sizes
         .iter()
@@ -100,9 +102,9 @@ fn every_layout_chains_products_and_squares_like_the_oracle() {
             }
         }
     }
-    // The 2-way kernel took the ten sizes of its classes (20, 30, 40 and
-    // 60 digits: 519 to 3118 bits); the vertical ones all eighteen.
-    assert_eq!(runs, [10 * 2 * 3, 18 * 2 * 3, 18 * 2 * 3]);
+    // The 2-way kernel took the twelve sizes of its classes (20, 30, 40
+    // and 60 digits: 519 to 3118 bits); the vertical ones all twenty.
+    assert_eq!(runs, [12 * 2 * 3, 20 * 2 * 3, 20 * 2 * 3]);
 }
 
 #[test]
@@ -140,6 +142,14 @@ fn layouts_describe_their_kernels() {
     assert_eq!(Layout::Eight.madds(20), 1620);
     assert_eq!(Layout::Four.madds(40), 6440);
     assert_eq!(Layout::Pair.madds(20), 881);
+    // Squarings: the vertical ones 3·D² + D (counted by a unit test of
+    // lanes/square.rs); the 2-way one its product below 30 digits, then
+    // (3·D² + 8·D)/2 - 1 (read from pairs/square.rs).
+    assert_eq!(Layout::Eight.square_madds(20), 1220);
+    assert_eq!(Layout::Pair.square_madds(20), 881);
+    assert_eq!(Layout::Pair.square_madds(30), 1469);
+    assert_eq!(Layout::Pair.square_madds(40), 2559);
+    assert!(Layout::Pair.square_madds(30) < Layout::Pair.madds(30));
     assert_eq!(
         Layout::ALL.map(|l| (l.numbers(), l.vector_bits())),
         [(2, 256), (4, 256), (8, 512)]

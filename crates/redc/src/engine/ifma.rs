@@ -104,8 +104,8 @@ impl Ifma {
 #[non_exhaustive]
 pub enum Layout {
     /// Two numbers spread across the lanes of 256-bit vectors (the 2-way
-    /// horizontal kernel, `ifma/lanes/pairs.rs`); classes of 20 to 64
-    /// digits.
+    /// horizontal kernel, `ifma/lanes/pairs.rs`, with its squaring in
+    /// `ifma/lanes/pairs/square.rs`); classes of 20 to 64 digits.
     Pair,
     /// Four numbers, one per lane of a 256-bit vector.
     Four,
@@ -169,11 +169,14 @@ impl Layout {
     /// `digits`-digit numbers, counted from the kernels' code: the vertical
     /// squaring (`lanes/square.rs`, `ams`) makes `D·(D + 1)` for the square
     /// (each cross product once, then doubled, and the diagonal) and `4·D`
-    /// per pass of its reduction, `D/2` passes; the 2-way layout squares by
-    /// its product ([`Layout::madds`]).
+    /// per pass of its reduction, `D/2` passes; the 2-way one
+    /// (`lanes/pairs/square.rs`, from 30 digits; below, its product,
+    /// [`Layout::madds`]) `2·H² + 5·H - 1` for the square of its `H = D/2`
+    /// vectors and `4·H + 3` per step of its reduction, `H` steps.
     pub fn square_madds(self, digits: usize) -> usize {
         match self {
-            Layout::Pair => self.madds(digits),
+            Layout::Pair if digits < pairs::SQUARE_DIGITS => self.madds(digits),
+            Layout::Pair => (3 * digits * digits + 8 * digits) / 2 - 1,
             Layout::Four | Layout::Eight => 3 * digits * digits + digits,
         }
     }

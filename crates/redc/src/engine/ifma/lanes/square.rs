@@ -66,7 +66,7 @@ pub(super) unsafe fn ams<W: Vector, const D: usize>(a: &[V<W>; D], n: &[V<W>; D]
 }
 
 /// The `2·D` columns of a square, each written before it is read.
-struct Cols<'a, W>(&'a mut [MaybeUninit<W>]);
+pub(super) struct Cols<'a, W>(pub(super) &'a mut [MaybeUninit<W>]);
 
 impl<W: Vector> Cols<'_, W> {
     /// Column `c`.
@@ -75,13 +75,13 @@ impl<W: Vector> Cols<'_, W> {
     ///
     /// Column `c` was written.
     #[inline(always)]
-    unsafe fn get(&self, c: usize) -> W {
+    pub(super) unsafe fn get(&self, c: usize) -> W {
         // SAFETY: the caller's contract.
         unsafe { self.0[c].assume_init() }
     }
 
     #[inline(always)]
-    fn set(&mut self, c: usize, v: W) {
+    pub(super) fn set(&mut self, c: usize, v: W) {
         self.0[c].write(v);
     }
 }
@@ -190,7 +190,7 @@ unsafe fn reduce<W: Vector, const D: usize>(n: &[W; D], k0: W, t: &mut Cols<'_, 
 ///
 /// As [`ams`], which it is inlined into.
 #[inline(always)]
-unsafe fn carry_out<W: Vector>(c: W) -> W {
+pub(super) unsafe fn carry_out<W: Vector>(c: W) -> W {
     // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
         let mask = W::splat(MASK);

@@ -1,0 +1,180 @@
+//! The almost-Montgomery squaring of the 2-way horizontal kernel: both
+//! squares first, each cross product once (separated operand scanning,
+//! Koç, 000_be478b6750af4540.txt §2.2), then Montgomery's reduction of the
+//! `2·D` columns two digits per step; no final subtraction
+//! (004_b65c74827168229f.txt Alg. 1). `(3·D² + 8·D)/2 - 1` multiply-adds
+//! where the product makes `2·D² + 4·D + 1`: the square's part, a third of
+//! them, in passes whose columns do not wait on each other, and half as
+//! many reduction steps, each waiting on the one before, as the product
+//! has steps.
+//!
+//! The layout is the parent's: vector `k` holds digits `2k` and `2k + 1`
+//! of both numbers. With `a↑` (the number shifted up one digit) and whole
+//! vectors, every row of the square lands on whole vectors of the columns:
+//! row `i = 2p` adds `lo(a_i·a[k])` and `hi(a_i·a↑[k])` to vector `p + k`,
+//! row `i = 2p + 1` adds `lo(a_i·a↑[k])` to vector `p + k` and
+//! `hi(a_i·a[k])` to vector `p + k + 1`; where a vector holds both a
+//! product of the diagonal (or below it) and one above, a masked
+//! multiply-add takes only the upper lanes.
+#![allow(unsafe_code)]
+
+use super::{MASK, Pair, Pairs, normalize, shift_up};
+use crate::engine::ifma::lanes::square::Cols;
+use crate::engine::ifma::lanes::square::carry_out;
+use crate::engine::ifma::lanes::{V, Vector, Y};
+use core::arch::x86_64::{
+    _mm256_mask_madd52lo_epu64, _mm256_maskz_permutexvar_epi64, _mm256_permute4x64_epi64, _mm256_set_epi64x,
+};
+use core::mem::MaybeUninit;
+
+/// The upper two lanes (digit `2k + 1` of both numbers).
+const UPPER: u8 = 0b1100;
+/// The lower two lanes (digit `2k` of both numbers).
+const LOWER: u8 = 0b0011;
+
+/// Almost-Montgomery square of a pair, `a·a·R^-1 mod n` in each half, `R =
+/// 2^(52·2H)`: the product's contract with `b = a`.
+///
+/// Pre: digits below `2^52`; `a < 2n`; `4n < R`; `n` odd; `k0` holds
+/// `-n^-1 mod 2^52` of each half; `2H <= MAX_DIGITS`. Post: digits below
+/// `2^52`, each half `< 2n` and `≡ a²·R^-1 (mod n)`.
+///
+/// The `4H` column vectors `t` are 64-bit sums of 52-bit pieces: at most
+/// `2H` cross pieces, doubled, one of the diagonal, and four per reduction
+/// step for at most `H` steps, with carries: below `(8H + 2)·2^52 < 2^62`
+/// for `2H <= 64`.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512F, VL and IFMA (callers hold a `Token`).
+#[inline(always)]
+pub(super) unsafe fn ams<const H: usize>(a: &Pair<H>, k: &Pairs<H>) -> Pair<H> {
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
+    unsafe {
+        let zero = Y::default();
+        let (up, top) = shift_up(a);
+        let (a, up, top) = (plain(a), plain(&up), top.0);
+        let mut wide = [[MaybeUninit::<Y>::uninit(); H]; 2];
+        let mut t = Cols(wide.as_flattened_mut());
+        for p in 0..H {
+            // Rows 2p and 2p + 1 in one pass: each column takes four
+            // multiply-adds, the last of them the odd row's high half
+            // carried from the column below. Column p + H is new to the
+            // pass (every column is, for p = 0): written, not added to.
+            let old = |t: &Cols<'_, Y>, c: usize| if p == 0 || c == p + H { zero } else { t.get(c) };
+            let (e, o) = digits(a[p]);
+            t.set(
+                2 * p,
+                Y(_mm256_mask_madd52lo_epu64(old(&t, 2 * p).0, UPPER, e.0, a[p].0)),
+            );
+            if p + 1 == H {
+                t.set(2 * p + 1, Y::madd_hi(zero, e, top));
+                break;
+            }
+            let c = Y::madd_hi(Y::madd_lo(old(&t, 2 * p + 1), e, a[p + 1]), e, up[p + 1]);
+            t.set(2 * p + 1, Y(_mm256_mask_madd52lo_epu64(c.0, UPPER, o.0, up[p + 1].0)));
+            for q in p + 2..H {
+                let c = Y::madd_hi(Y::madd_lo(old(&t, p + q), e, a[q]), e, up[q]);
+                t.set(p + q, Y::madd_hi(Y::madd_lo(c, o, up[q]), o, a[q - 1]));
+            }
+            let c = Y::madd_lo(Y::madd_hi(old(&t, p + H), e, top), o, top);
+            t.set(p + H, Y::madd_hi(c, o, a[H - 1]));
+        }
+        // Doubled, with the diagonal a_i² in vector i: its low half in the
+        // lower lanes, its high half in the upper ones (the other half of
+        // each operand cleared).
+        let (lower, upper) = (
+            Y::load(&[MASK, MASK, 0, 0, 0, 0, 0, 0]),
+            Y::load(&[0, 0, MASK, MASK, 0, 0, 0, 0]),
+        );
+        for (p, &v) in a.iter().enumerate() {
+            for (c, d) in [(2 * p, digits(v).0), (2 * p + 1, digits(v).1)] {
+                let x = t.get(c);
+                t.set(
+                    c,
+                    Y::madd_hi(Y::madd_lo(Y::add(x, x), d, Y::and(d, lower)), d, Y::and(d, upper)),
+                );
+            }
+        }
+        // SAFETY: every column was written above.
+        let cols = &mut *core::ptr::from_mut(&mut wide).cast::<[[Y; H]; 2]>();
+        reduce(cols, k);
+        normalize(&mut cols[1]);
+        // SAFETY: `V<Y>` is `repr(transparent)` over `Y`.
+        Pair(core::ptr::from_ref(&cols[1]).cast::<[V<Y>; H]>().read())
+    }
+}
+
+/// Montgomery's reduction of the columns, two digits per step, in place:
+/// step `s` finds `m0`, which clears the lowest column of vector `s` in
+/// each half, and `m1`, which clears the next one (with `m0`'s terms and
+/// the carry out of the first, read from the column itself,
+/// [`carry_out`]), then adds both times `n` to vectors `s + 1` to `s + H`.
+/// The next step's vector is kept in a register. `H` steps leave the
+/// result, carries not propagated, in `cols[1]`.
+///
+/// # Safety
+///
+/// As [`ams`], which it is inlined into.
+#[inline(always)]
+unsafe fn reduce<const H: usize>(cols: &mut [[Y; H]; 2], k: &Pairs<H>) {
+    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
+    unsafe {
+        let zero = Y::default();
+        let (n, n_up, n_top, k0) = (plain(&k.n), plain(&k.n_up), k.n_top.0, k.k0.0);
+        let t = cols.as_flattened_mut();
+        let mut low = t[0];
+        for s in 0..H {
+            let m0 = Y(_mm256_permute4x64_epi64::<0x44>(Y::madd_lo(zero, low, k0).0));
+            // The second column (upper lanes): m0's terms and the carry
+            // out of the first.
+            let carry = Y(_mm256_maskz_permutexvar_epi64(
+                UPPER,
+                _mm256_set_epi64x(1, 0, 0, 0),
+                carry_out(low).0,
+            ));
+            let t1 = Y::add(Y::madd_lo(low, m0, n[0]), Y::madd_hi(carry, m0, n_up[0]));
+            let m1 = Y(_mm256_permute4x64_epi64::<0xEE>(Y::madd_lo(zero, t1, k0).0));
+            // Its carry, into the third column (lower lanes of vector s + 1).
+            let carry = Y(_mm256_maskz_permutexvar_epi64(
+                LOWER,
+                _mm256_set_epi64x(0, 0, 3, 2),
+                carry_out(t1).0,
+            ));
+            // The next step's vector waits on m1 for one multiply-add.
+            let x = Y::madd_hi(Y::madd_lo(t[s + 1], m0, n[1]), m0, n_up[1]);
+            low = Y::add(Y::madd_lo(x, m1, n_up[1]), Y::madd_hi(carry, m1, n[0]));
+            t[s + 1] = low;
+            for j in 2..H {
+                let x = Y::madd_hi(Y::madd_lo(t[s + j], m0, n[j]), m0, n_up[j]);
+                t[s + j] = Y::madd_hi(Y::madd_lo(x, m1, n_up[j]), m1, n[j - 1]);
+            }
+            let x = Y::madd_lo(Y::madd_hi(t[s + H], m0, n_top), m1, n_top);
+            t[s + H] = Y::madd_hi(x, m1, n[H - 1]);
+        }
+    }
+}
+
+/// The vectors of a pair, read in place.
+#[inline(always)]
+fn plain<const H: usize>(p: &Pair<H>) -> &[Y; H] {
+    // SAFETY: `V<Y>` is `repr(transparent)` over `Y`.
+    unsafe { &*core::ptr::from_ref(&p.0).cast::<[Y; H]>() }
+}
+
+/// Digit `2k` and digit `2k + 1` of both numbers, each in both lane pairs,
+/// from vector `k`.
+///
+/// # Safety
+///
+/// As [`ams`], which it is inlined into.
+#[inline(always)]
+unsafe fn digits(v: Y) -> (Y, Y) {
+    // SAFETY: the caller's contract: the CPU has AVX-512F and VL.
+    unsafe {
+        (
+            Y(_mm256_permute4x64_epi64::<0x44>(v.0)),
+            Y(_mm256_permute4x64_epi64::<0xEE>(v.0)),
+        )
+    }
+}
