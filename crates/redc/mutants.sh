@@ -27,9 +27,10 @@ mutants=(
 # The same for the 2-way squaring (AVX-512 IFMA only).
 pair_mutants=(
   "pairs/square.rs@s/Y::madd_hi(carry, m1, n\[0\]));/Y::madd_hi(zero, m1, n[0]));/@the reduction drops the carry out of its second column"
-  "pairs/square.rs@s/(Y::madd_lo(zero, t1, k0).0));/(Y::madd_lo(zero, low, k0).0));/@the second quotient digit of a step is taken before the first's terms"
+  "pairs/square.rs@s/digits(Y::madd_lo(zero, t1, k0)).1;/digits(Y::madd_lo(zero, low, k0)).1;/@the second quotient digit of a step is taken before the first's terms"
   "pairs/square.rs@s/Y::madd_lo(c, o, up\[q\]), o, a\[q - 1\]));/Y::madd_lo(c, o, up[q]), o, a[q]));/@the odd row's cross products take a wrong digit"
   "pairs/square.rs@s/Y::madd_lo(Y::add(x, x), d,/Y::madd_lo(x, d,/@the cross products are not doubled"
+  "pairs/square.rs@s/Y::load(&\[MASK, MASK, 0, 0,/Y::load(\&[0, MASK, 0, 0,/@the first number's diagonal loses its low halves"
 )
 if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then
   mutants+=("${pair_mutants[@]}")

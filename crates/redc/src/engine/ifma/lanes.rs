@@ -4,11 +4,12 @@
 //! vector (throughput: a full group), and [`Y`], four lanes in a 256-bit
 //! vector (latency: a group of one to four). The code is written once over
 //! [`Vector`]. With its children (`lanes/vector.rs`, `lanes/product.rs`,
-//! `lanes/square.rs`, `lanes/pairs.rs`, `lanes/pairs/square.rs`, and for the unit tests
-//! `lanes/plain.rs`), the crate's SIMD `unsafe` (the root `Cargo.toml`
-//! lists the rest): every AVX-512 instruction is reached through a
-//! [`Token`] that exists only after run-time detection of AVX-512F, VL and
-//! IFMA succeeded, and the lane types below are private to this module.
+//! `lanes/square.rs`, `lanes/pairs.rs`, `lanes/pairs/square.rs`, and for
+//! the unit tests `lanes/plain.rs`), the crate's SIMD `unsafe` (the root
+//! `Cargo.toml` lists the rest): every AVX-512 instruction is reached
+//! through a [`Token`] that exists only after run-time detection of
+//! AVX-512F, VL and IFMA succeeded, and the lane types below are private
+//! to this module.
 //!
 //! Why two widths: a lone operation, whose CRT halves fill two to four
 //! lanes, does not pay for eight. On the project's Xeon (Sapphire Rapids

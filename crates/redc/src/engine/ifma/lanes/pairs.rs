@@ -53,8 +53,8 @@ pub(in crate::engine::ifma) const MIN_DIGITS: usize = 20;
 /// in a `u128`.
 pub(in crate::engine::ifma) const MAX_DIGITS: usize = 64;
 
-/// The fewest digits the pair squares with its own kernel (`pairs/square.rs`);
-/// below, a squaring is the product. Measured on the project's Zen 4 (one
+/// The fewest digits the pair squares with its own kernel
+/// (`pairs/square.rs`); below, a squaring is the product. Measured on the project's Zen 4 (one
 /// thread, `Ifma::chain`'s squarings against its products, 3,000 in a row,
 /// best of 31), squaring against product: 20 digits 190 / 181 ns, 30
 /// digits 323 / 382 ns, 40 digits 554 / 699 ns, 60 digits 1061 / 1464 ns. At 20 digits the product's steps, which
@@ -326,13 +326,9 @@ unsafe fn amm<const H: usize>(a: &Pair<H>, b: &Pair<H>, k: &Pairs<H>) -> Pair<H>
         let mut top = zero;
         for i in 0..2 * H {
             // b_i of each half in every lane pair.
-            let bi = if i % 2 == 0 {
-                Y(_mm256_permute4x64_epi64::<0x44>(b.0[i / 2].0.0))
-            } else {
-                Y(_mm256_permute4x64_epi64::<0xEE>(b.0[i / 2].0.0))
-            };
-            let m = Y::madd_lo(Y::madd_lo(zero, ak0, bi), acc[0], k.k0.0);
-            let m = Y(_mm256_permute4x64_epi64::<0x44>(m.0));
+            let (even, odd) = digits(b.0[i / 2].0);
+            let bi = if i % 2 == 0 { even } else { odd };
+            let m = digits(Y::madd_lo(Y::madd_lo(zero, ak0, bi), acc[0], k.k0.0)).0;
             acc[0] = Y::madd_lo(acc[0], a.0[0].0, bi);
             for j in 1..h {
                 acc[j] = Y::madd_lo(acc[j], a.0[j].0, bi);
@@ -344,11 +340,7 @@ unsafe fn amm<const H: usize>(a: &Pair<H>, b: &Pair<H>, k: &Pairs<H>) -> Pair<H>
             acc[0] = Y::madd_lo(acc[0], k.n.0[0].0, m);
             // Lanes 0 and 1: the lowest column, now a multiple of 2^52; its
             // carry goes to the next column (lanes 2 and 3) before the move.
-            let carry = Y(_mm256_maskz_permutexvar_epi64(
-                0b1100,
-                _mm256_set_epi64x(1, 0, 0, 0),
-                Y::shr52(acc[0]).0,
-            ));
+            let carry = to_upper(Y::shr52(acc[0]));
             for j in 1..h {
                 acc[j] = Y::madd_lo(acc[j], k.n.0[j].0, m);
             }
@@ -365,6 +357,45 @@ unsafe fn amm<const H: usize>(a: &Pair<H>, b: &Pair<H>, k: &Pairs<H>) -> Pair<H>
         }
         normalize(&mut acc);
         Pair(acc.map(V))
+    }
+}
+
+/// Digits `2k` and `2k + 1` of both numbers, each in both lane pairs, from
+/// vector `k` (`[x_2k, y_2k, x_2k, y_2k]` and `[x_2k+1, y_2k+1, x_2k+1,
+/// y_2k+1]`).
+///
+/// # Safety
+///
+/// The CPU must have AVX-512F and VL.
+#[inline(always)]
+unsafe fn digits(v: Y) -> (Y, Y) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        (
+            Y(_mm256_permute4x64_epi64::<0x44>(v.0)),
+            Y(_mm256_permute4x64_epi64::<0xEE>(v.0)),
+        )
+    }
+}
+
+/// The upper two lanes of a vector: digit `2k + 1` of both numbers.
+const UPPER: u8 = 0b1100;
+
+/// Each number's lower lane moved to its upper lane, the lower lanes
+/// cleared: what digit `2k` carries into digit `2k + 1`.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512F and VL.
+#[inline(always)]
+unsafe fn to_upper(c: Y) -> Y {
+    // SAFETY: the caller's contract.
+    unsafe {
+        Y(_mm256_maskz_permutexvar_epi64(
+            UPPER,
+            _mm256_set_epi64x(1, 0, 0, 0),
+            c.0,
+        ))
     }
 }
 

@@ -2,7 +2,9 @@
 //! that count their multiply-adds and check that no column reaches
 //! `2^62` (the kernels' stated bound), so that the IFMA kernels' code runs
 //! as written on any CPU, against num-bigint, and the multiply-adds that
-//! `Layout::madds` and `Layout::square_madds` state are counted on it.
+//! `Layout::madds` and `Layout::square_madds` state for the vertical
+//! layouts are counted on it (the 2-way kernel, written with AVX-512
+//! instructions, states counts read from its code).
 #![allow(unsafe_code)]
 
 use super::{DIGIT, LANES, MASK, V, Vector};

@@ -18,18 +18,13 @@
 //! multiply-add takes only the upper lanes.
 #![allow(unsafe_code)]
 
-use super::{MASK, Pair, Pairs, normalize, shift_up};
-use crate::engine::ifma::lanes::square::Cols;
-use crate::engine::ifma::lanes::square::carry_out;
+use super::{MASK, Pair, Pairs, UPPER, digits, normalize, shift_up, to_upper};
+use crate::engine::ifma::lanes::square::{Cols, carry_out};
 use crate::engine::ifma::lanes::{V, Vector, Y};
-use core::arch::x86_64::{
-    _mm256_mask_madd52lo_epu64, _mm256_maskz_permutexvar_epi64, _mm256_permute4x64_epi64, _mm256_set_epi64x,
-};
+use core::arch::x86_64::{_mm256_mask_madd52lo_epu64, _mm256_maskz_permutexvar_epi64, _mm256_set_epi64x};
 use core::mem::MaybeUninit;
 
-/// The upper two lanes (digit `2k + 1` of both numbers).
-const UPPER: u8 = 0b1100;
-/// The lower two lanes (digit `2k` of both numbers).
+/// The lower two lanes of a vector: digit `2k` of both numbers.
 const LOWER: u8 = 0b0011;
 
 /// Almost-Montgomery square of a pair, `a·a·R^-1 mod n` in each half, `R =
@@ -39,7 +34,7 @@ const LOWER: u8 = 0b0011;
 /// `-n^-1 mod 2^52` of each half; `2H <= MAX_DIGITS`. Post: digits below
 /// `2^52`, each half `< 2n` and `≡ a²·R^-1 (mod n)`.
 ///
-/// The `4H` column vectors `t` are 64-bit sums of 52-bit pieces: at most
+/// The `4H` columns, in `2H` vectors, are 64-bit sums of 52-bit pieces: at most
 /// `2H` cross pieces, doubled, one of the diagonal, and four per reduction
 /// step for at most `H` steps, with carries: below `(8H + 2)·2^52 < 2^62`
 /// for `2H <= 64`.
@@ -49,11 +44,12 @@ const LOWER: u8 = 0b0011;
 /// The CPU must have AVX-512F, VL and IFMA (callers hold a `Token`).
 #[inline(always)]
 pub(super) unsafe fn ams<const H: usize>(a: &Pair<H>, k: &Pairs<H>) -> Pair<H> {
+    const { assert!(H >= 2, "at least two vectors") };
     // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
         let zero = Y::default();
         let (up, top) = shift_up(a);
-        let (a, up, top) = (plain(a), plain(&up), top.0);
+        let (a, up, top) = (vectors(a), vectors(&up), top.0);
         let mut wide = [[MaybeUninit::<Y>::uninit(); H]; 2];
         let mut t = Cols(wide.as_flattened_mut());
         for p in 0..H {
@@ -88,7 +84,8 @@ pub(super) unsafe fn ams<const H: usize>(a: &Pair<H>, k: &Pairs<H>) -> Pair<H> {
             Y::load(&[0, 0, MASK, MASK, 0, 0, 0, 0]),
         );
         for (p, &v) in a.iter().enumerate() {
-            for (c, d) in [(2 * p, digits(v).0), (2 * p + 1, digits(v).1)] {
+            let (e, o) = digits(v);
+            for (c, d) in [(2 * p, e), (2 * p + 1, o)] {
                 let x = t.get(c);
                 t.set(
                     c,
@@ -121,20 +118,18 @@ unsafe fn reduce<const H: usize>(cols: &mut [[Y; H]; 2], k: &Pairs<H>) {
     // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
         let zero = Y::default();
-        let (n, n_up, n_top, k0) = (plain(&k.n), plain(&k.n_up), k.n_top.0, k.k0.0);
+        let (n, n_up, n_top, k0) = (vectors(&k.n), vectors(&k.n_up), k.n_top.0, k.k0.0);
         let t = cols.as_flattened_mut();
         let mut low = t[0];
         for s in 0..H {
-            let m0 = Y(_mm256_permute4x64_epi64::<0x44>(Y::madd_lo(zero, low, k0).0));
+            let m0 = digits(Y::madd_lo(zero, low, k0)).0;
             // The second column (upper lanes): m0's terms and the carry
             // out of the first.
-            let carry = Y(_mm256_maskz_permutexvar_epi64(
-                UPPER,
-                _mm256_set_epi64x(1, 0, 0, 0),
-                carry_out(low).0,
-            ));
-            let t1 = Y::add(Y::madd_lo(low, m0, n[0]), Y::madd_hi(carry, m0, n_up[0]));
-            let m1 = Y(_mm256_permute4x64_epi64::<0xEE>(Y::madd_lo(zero, t1, k0).0));
+            let t1 = Y::add(
+                Y::madd_lo(low, m0, n[0]),
+                Y::madd_hi(to_upper(carry_out(low)), m0, n_up[0]),
+            );
+            let m1 = digits(Y::madd_lo(zero, t1, k0)).1;
             // Its carry, into the third column (lower lanes of vector s + 1).
             let carry = Y(_mm256_maskz_permutexvar_epi64(
                 LOWER,
@@ -157,24 +152,7 @@ unsafe fn reduce<const H: usize>(cols: &mut [[Y; H]; 2], k: &Pairs<H>) {
 
 /// The vectors of a pair, read in place.
 #[inline(always)]
-fn plain<const H: usize>(p: &Pair<H>) -> &[Y; H] {
+fn vectors<const H: usize>(p: &Pair<H>) -> &[Y; H] {
     // SAFETY: `V<Y>` is `repr(transparent)` over `Y`.
     unsafe { &*core::ptr::from_ref(&p.0).cast::<[Y; H]>() }
-}
-
-/// Digit `2k` and digit `2k + 1` of both numbers, each in both lane pairs,
-/// from vector `k`.
-///
-/// # Safety
-///
-/// As [`ams`], which it is inlined into.
-#[inline(always)]
-unsafe fn digits(v: Y) -> (Y, Y) {
-    // SAFETY: the caller's contract: the CPU has AVX-512F and VL.
-    unsafe {
-        (
-            Y(_mm256_permute4x64_epi64::<0x44>(v.0)),
-            Y(_mm256_permute4x64_epi64::<0xEE>(v.0)),
-        )
-    }
 }
