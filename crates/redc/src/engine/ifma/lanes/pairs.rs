@@ -54,10 +54,11 @@ pub(in crate::engine::ifma) const MIN_DIGITS: usize = 20;
 pub(in crate::engine::ifma) const MAX_DIGITS: usize = 64;
 
 /// The fewest digits the pair squares with its own kernel
-/// (`pairs/square.rs`); below, a squaring is the product. Measured on the project's Zen 4 (one
-/// thread, `Ifma::chain`'s squarings against its products, 3,000 in a row,
-/// best of 31), squaring against product: 20 digits 190 / 181 ns, 30
-/// digits 323 / 382 ns, 40 digits 554 / 699 ns, 60 digits 1061 / 1464 ns. At 20 digits the product's steps, which
+/// (`pairs/square.rs`); below, a squaring is the product. Measured on the
+/// project's Zen 4 (one thread, `Ifma::chain`'s squarings against its
+/// products, 3,000 in a row, best of 31), squaring against product: 20
+/// digits 190 / 181 ns, 30 digits 323 / 382 ns, 40 digits 554 / 699 ns, 60
+/// digits 1061 / 1464 ns. At 20 digits the product's steps, which
 /// interleave its two halves, hide more of their latency than the
 /// square's reduction and the carries that follow it.
 pub(in crate::engine::ifma) const SQUARE_DIGITS: usize = 30;
