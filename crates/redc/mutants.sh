@@ -5,10 +5,10 @@
 # kernels' tests must fail; unmutated they must pass. The vertical
 # squaring's faults meet its unit tests (`engine::ifma::lanes`: the
 # kernel's code run on plain integers against num-bigint, on any CPU); the
-# 2-way squaring is written with AVX-512 instructions, so its faults meet
-# the integration test `tests/ifma.rs` (every layout against num-bigint),
-# and only on a CPU with AVX-512 IFMA (elsewhere they are skipped, and
-# said so). The file is edited in place and restored on exit, also on a
+# 2-way kernel's squaring, reduction and product are written with AVX-512
+# instructions, so their faults meet the integration test `tests/ifma.rs`
+# (every layout against num-bigint), and only on a CPU with AVX-512 IFMA
+# (elsewhere they are skipped, and said so). The file is edited in place and restored on exit, also on a
 # signal (CI runs this last, after every build that reads the tree). Exit 0
 # when all hold.
 set -euo pipefail
@@ -24,18 +24,21 @@ mutants=(
   "square.rs@s/            let m1 = W::madd_lo(zero, t1, k0);/            let m1 = W::madd_lo(zero, t0, k0);/@the second quotient digit of a pass is the first one's"
   "square.rs@s/            (p2, p1) = (p1, aj);/            (p2, p1) = (aj, aj);/@the cross products take a wrong digit"
 )
-# The same for the 2-way squaring (AVX-512 IFMA only).
+# The same for the 2-way kernel's squaring and product (AVX-512 IFMA only).
 pair_mutants=(
-  "pairs/square.rs@s/Y::madd_hi(carry, m1, n\[0\]));/Y::madd_hi(zero, m1, n[0]));/@the reduction drops the carry out of its second column"
-  "pairs/square.rs@s/digits(Y::madd_lo(zero, t1, k0)).1;/digits(Y::madd_lo(zero, low, k0)).1;/@the second quotient digit of a step is taken before the first's terms"
+  "pairs/reduce.rs@s/Y::madd_hi(carry, m1, n\[0\]));/Y::madd_hi(zero, m1, n[0]));/@the reduction drops the carry out of its second column"
+  "pairs/reduce.rs@s/digits(Y::madd_lo(zero, t1, k0)).1;/digits(Y::madd_lo(zero, low, k0)).1;/@the second quotient digit of a step is taken before the first's terms"
   "pairs/square.rs@s/Y::madd_lo(c, o, up\[q\]), o, a\[q - 1\]));/Y::madd_lo(c, o, up[q]), o, a[q]));/@the odd row's cross products take a wrong digit"
   "pairs/square.rs@s/Y::madd_lo(Y::add(x, x), d,/Y::madd_lo(x, d,/@the cross products are not doubled"
   "pairs/square.rs@s/Y::load(&\[MASK, MASK, 0, 0,/Y::load(\&[0, MASK, 0, 0,/@the first number's diagonal loses its low halves"
+  "pairs/sos.rs@s/Y::madd_lo(c, o, up\[q\]), o, a\[q - 1\]));/Y::madd_lo(c, o, up[q]), o, a[q]));/@the product's odd row takes a wrong digit"
+  "pairs/sos.rs@s/let c = Y::madd_hi(Y::madd_lo(old(&t, p), e, a\[0\]), e, up\[0\]);/let c = Y::madd_hi(Y::madd_lo(zero, e, a[0]), e, up[0]);/@the product drops a pass's lowest column"
+  "pairs/sos.rs@s/let c = Y::madd_lo(Y::madd_hi(old(&t, p + H), e, top), o, top);/let c = Y::madd_hi(old(\&t, p + H), e, top);/@the product's odd row loses the top digit's low half"
 )
 if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then
   mutants+=("${pair_mutants[@]}")
 else
-  echo "skipped: the 2-way squaring's ${#pair_mutants[@]} mutants (this CPU has no AVX-512 IFMA)"
+  echo "skipped: the 2-way kernel's ${#pair_mutants[@]} mutants (this CPU has no AVX-512 IFMA)"
 fi
 
 saved="$(mktemp -d)"
@@ -54,17 +57,27 @@ for m in "${mutants[@]}"; do
   cp "$lanes/$file" "$saved/$file"
 done
 
-# The unit tests build (a mutant that does not compile is a broken check,
-# not a caught fault).
+# The tests that meet a mutant of file $1: the 2-way kernel's
+# (`pairs/`) the integration test, the vertical ones the unit tests.
+tests_of() {
+  case "$1" in
+    pairs/*) echo "--test ifma" ;;
+    *) echo "--lib $filter" ;;
+  esac
+}
+# They build (a mutant that does not compile is a broken check, not a
+# caught fault), and they pass.
 builds() {
-  cargo test -q -p redc --lib --test ifma --no-run >/dev/null 2>&1
+  # shellcheck disable=SC2046 # the words of tests_of
+  cargo test -q -p redc $(tests_of "$1") --no-run >/dev/null 2>&1
 }
 unit_tests() {
-  cargo test -q -p redc --lib "$filter" >/dev/null 2>&1 && cargo test -q -p redc --test ifma >/dev/null 2>&1
+  # shellcheck disable=SC2046 # the words of tests_of
+  cargo test -q -p redc $(tests_of "$1") >/dev/null 2>&1
 }
 
 status=0
-if unit_tests; then
+if unit_tests square.rs && unit_tests pairs/; then
   echo "unmutated: the kernels' tests pass"
 else
   echo "unmutated: FAILS"; status=1
@@ -74,9 +87,9 @@ for m in "${mutants[@]}"; do
   sed -i "$expr" "$lanes/$file"
   if cmp -s "$saved/$file" "$lanes/$file"; then
     echo "mutant not applied ($file: $expr)"; status=1
-  elif ! builds; then
+  elif ! builds "$file"; then
     echo "$file: $what: does not compile"; status=1
-  elif unit_tests; then
+  elif unit_tests "$file"; then
     echo "$file: $what: MISSED"; status=1
   else
     echo "$file: $what: caught"

@@ -109,8 +109,9 @@ pub fn set_default_engine(engine: Engine) -> Result<(), Engine> {
 /// at most [`SMALL_CLASS`] jobs (and no more than there are threads) to the
 /// scalar kernels, one job per core, when the backend says a lone
 /// exponentiation of that class finishes sooner there
-/// ([`Backend::few_faster_on_scalar`]; on IFMA, the classes above 64
-/// digits: moduli above 3,118 bits). An engine asked for by name runs every job it can on that backend.
+/// ([`Backend::few_faster_on_scalar`]; on IFMA, the classes above 80
+/// digits: moduli above 4,158 bits). An engine asked for by name runs every
+/// job it can on that backend.
 #[derive(Debug, Clone)]
 pub struct Engine {
     backends: Vec<Arc<dyn DynBackend>>,

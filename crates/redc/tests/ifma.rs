@@ -22,14 +22,15 @@ fn ifma() -> Option<Ifma> {
 
 /// Groups of moduli of one class, at both ends of each class (`52·D >=
 /// bits + 2`: 518 bits is the last of 10 digits, 519 the first of 20, 1558
-/// the last of 30; 3118 the last the 2-way kernel takes) and at the RSA
+/// the last of 30, 3118 the last of 60, 4158 the last of 80 and the last
+/// the 2-way kernel takes) and at the RSA
 /// sizes: in each group a
 /// random one with the top bit set, all ones, `2^(bits-1) + 1`, and more
 /// random ones up to eight, so that every lane holds a different number.
 fn groups() -> Vec<Vec<BigUint>> {
     let sizes = [
-        3usize, 518, 519, 1024, 1038, 1039, 1536, 1558, 1559, 2048, 2078, 2079, 3072, 3118, 3119, 4096, 4158, 6238,
-        6239, 8318,
+        3usize, 518, 519, 1024, 1038, 1039, 1536, 1558, 1559, 2048, 2078, 2079, 3072, 3118, 3119, 4096, 4158, 4159,
+        6238, 6239, 8318,
     ];
     sizes
         .iter()
@@ -82,10 +83,10 @@ fn every_layout_chains_products_and_squares_like_the_oracle() {
                     let square = k.chain(layout, &jobs, count, true);
                     let (Some(product), Some(square)) = (product, square) else {
                         // Only the 2-way kernel leaves classes out: 10
-                        // digits (up to 518 bits) and above 60 (3118).
+                        // digits (up to 518 bits) and above 80 (4158).
                         let bits = moduli[0].bits();
                         assert!(
-                            layout == Layout::Pair && !(519..=3118).contains(&bits),
+                            layout == Layout::Pair && !(519..=4158).contains(&bits),
                             "{layout:?} at {bits} bits"
                         );
                         continue;
@@ -110,9 +111,9 @@ fn every_layout_chains_products_and_squares_like_the_oracle() {
             }
         }
     }
-    // The 2-way kernel took the twelve sizes of its classes (20, 30, 40
-    // and 60 digits: 519 to 3118 bits); the vertical ones all twenty.
-    assert_eq!(runs, [12 * 3 * 3, 20 * 3 * 3, 20 * 3 * 3]);
+    // The 2-way kernel took the fifteen sizes of its classes (20, 30, 40,
+    // 60 and 80 digits: 519 to 4158 bits); the vertical ones all 21.
+    assert_eq!(runs, [15 * 3 * 3, 21 * 3 * 3, 21 * 3 * 3]);
 }
 
 #[test]
@@ -146,10 +147,14 @@ fn chain_refuses_what_no_kernel_takes() {
 fn layouts_describe_their_kernels() {
     // One vertical product of D digits: D steps of 4·D + 1 multiply-adds
     // (counted on the code itself by a unit test of lanes.rs); the 2-way
-    // one D steps of 2·D + 4 and one more (read from pairs.rs).
+    // one D steps of 2·D + 4 and one more below 30 digits (read from
+    // pairs.rs), then (4·D² + 5·D)/2 (read from pairs/sos.rs and
+    // pairs/reduce.rs).
     assert_eq!(Layout::Eight.madds(20), 1620);
     assert_eq!(Layout::Four.madds(40), 6440);
     assert_eq!(Layout::Pair.madds(20), 881);
+    assert_eq!(Layout::Pair.madds(30), 1875);
+    assert_eq!(Layout::Pair.madds(80), 13000);
     // Squarings: the vertical ones 3·D² + D (counted by a unit test of
     // lanes/square.rs); the 2-way one its product below 30 digits, then
     // (3·D² + 8·D)/2 - 1 (read from pairs/square.rs).
@@ -158,10 +163,11 @@ fn layouts_describe_their_kernels() {
     assert_eq!(Layout::Pair.square_madds(30), 1469);
     assert_eq!(Layout::Pair.square_madds(40), 2559);
     assert!(Layout::Pair.square_madds(30) < Layout::Pair.madds(30));
+    assert!(Layout::Pair.madds(30) < 30 * (2 * 30 + 4) + 1);
     assert_eq!(
         Layout::ALL.map(|l| (l.numbers(), l.vector_bits())),
         [(2, 256), (4, 256), (8, 512)]
     );
-    assert!(Layout::Pair.takes(20) && Layout::Pair.takes(60) && !Layout::Pair.takes(10) && !Layout::Pair.takes(80));
+    assert!(Layout::Pair.takes(20) && Layout::Pair.takes(80) && !Layout::Pair.takes(10) && !Layout::Pair.takes(120));
     assert!(Layout::Eight.takes(10) && Layout::Eight.takes(160) && !Layout::Eight.takes(21));
 }

@@ -6,7 +6,7 @@
 //! windows, full RSA-2048 batches in groups of four ran 5,267 private
 //! operations per second against 7,082 in groups of eight, so the wide
 //! vectors stay for full groups). One or two jobs of
-//! 20 to 64 digits run on the 2-way horizontal kernel
+//! 20 to 80 digits run on the 2-way horizontal kernel
 //! (`ifma/lanes/pairs.rs`: both numbers spread across the lanes), which
 //! does half the multiply-adds of four vertical lanes: one secret 1024-bit
 //! exponentiation in 242 µs, two in 242 µs, four (vertical, 256-bit) in
@@ -104,8 +104,8 @@ impl Ifma {
 #[non_exhaustive]
 pub enum Layout {
     /// Two numbers spread across the lanes of 256-bit vectors (the 2-way
-    /// horizontal kernel, `ifma/lanes/pairs.rs`, with its squaring in
-    /// `ifma/lanes/pairs/square.rs`); classes of 20 to 64 digits.
+    /// horizontal kernel, `ifma/lanes/pairs.rs`, with its wide product and
+    /// squaring in `ifma/lanes/pairs/`); classes of 20 to 80 digits.
     Pair,
     /// Four numbers, one per lane of a 256-bit vector.
     Four,
@@ -156,11 +156,15 @@ impl Layout {
     /// `vpmadd52luq`/`vpmadd52huq` instructions in one product of
     /// `digits`-digit numbers, counted from the kernels' code: the vertical
     /// product (`lanes.rs`, `amm`) makes `4·D + 1` per step, `D` steps; the
-    /// 2-way one (`pairs.rs`, `amm`) `4·D/2 + 4` per step, `D` steps, and
-    /// one before them.
+    /// 2-way one below 30 digits (`pairs.rs`, `amm`) `4·D/2 + 4` per step,
+    /// `D` steps, and one before them; from 30 digits on
+    /// (`lanes/pairs/sos.rs`) `4·H + 2` per pass of its `H = D/2` passes
+    /// over the rows and `4·H + 3` per step of its reduction
+    /// (`lanes/pairs/reduce.rs`), `H` steps.
     pub fn madds(self, digits: usize) -> usize {
         match self {
-            Layout::Pair => digits * (2 * digits + 4) + 1,
+            Layout::Pair if digits < pairs::SOS_DIGITS => digits * (2 * digits + 4) + 1,
+            Layout::Pair => (4 * digits * digits + 5 * digits) / 2,
             Layout::Four | Layout::Eight => digits * (4 * digits + 1),
         }
     }
@@ -175,14 +179,14 @@ impl Layout {
     /// vectors and `4·H + 3` per step of its reduction, `H` steps.
     pub fn square_madds(self, digits: usize) -> usize {
         match self {
-            Layout::Pair if digits < pairs::SQUARE_DIGITS => self.madds(digits),
+            Layout::Pair if digits < pairs::SOS_DIGITS => self.madds(digits),
             Layout::Pair => (3 * digits * digits + 8 * digits) / 2 - 1,
             Layout::Four | Layout::Eight => 3 * digits * digits + digits,
         }
     }
 
     /// The layout of a group of `jobs` jobs of `digits` digits: two jobs of
-    /// 20 to 64 digits side by side in the horizontal layout, up to four
+    /// 20 to 80 digits side by side in the horizontal layout, up to four
     /// (and two of 10 digits) on the 256-bit vertical kernel, more on the
     /// 512-bit one.
     fn for_group(jobs: usize, digits: usize) -> Layout {
@@ -226,12 +230,13 @@ impl Backend for Ifma {
         CLASSES.into_iter().find(|&d| DIGIT * d >= size_bits + 2)
     }
 
-    /// Up to 64 digits one or two jobs take the 2-way kernel (at 10 digits
+    /// Up to 80 digits one or two jobs take the 2-way kernel (at 10 digits
     /// the 256-bit lanes), which beats the scalar kernels (measured here,
     /// one secret 512-/1024-/2048-bit exponentiation: 42 µs / 242 µs /
-    /// 1.40 ms against 61 µs / 256 µs / 1.62 ms); above, a lone job on
-    /// four lanes is slower than scalar (4096 bits: 20.8 ms against 11.7
-    /// ms).
+    /// 1.40 ms against 61 µs / 256 µs / 1.62 ms; 4096 bits on the project's
+    /// Zen 4, `redc bench`'s modexp latency, three runs: 0.64 to 0.72 of
+    /// the scalar kernels' time); above, a lone job on four lanes is slower
+    /// than scalar (4096 bits: 20.8 ms against 11.7 ms).
     fn few_faster_on_scalar(&self, d: usize) -> bool {
         d > pairs::MAX_DIGITS
     }

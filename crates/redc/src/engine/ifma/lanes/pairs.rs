@@ -8,9 +8,9 @@
 //! `ifma.rs`). The product is the same almost-Montgomery CIOS
 //! (000_be478b6750af4540.txt §2.2; no final subtraction,
 //! 004_b65c74827168229f.txt Alg. 1): step `i` adds `b_i·a` and `m·n`, then
-//! shifts the accumulator down one digit (two lanes). From
-//! [`SQUARE_DIGITS`] digits on, a squaring is its own kernel
-//! (`pairs/square.rs`).
+//! shifts the accumulator down one digit (two lanes). From [`SOS_DIGITS`]
+//! digits on, products and squarings fill all `2·D` columns first and
+//! reduce them after (`pairs/sos.rs`, `pairs/square.rs`, `pairs/reduce.rs`).
 //!
 //! Two things keep a step short: the high halves of `b_i·a` and `m·n` are
 //! added through copies of `a` and `n` shifted up one digit (`a↑`, `n↑`), so
@@ -30,18 +30,21 @@
 //! four vertical lanes reach 96% at 1024.
 #![allow(unsafe_code)]
 
-use super::{DIGIT, Exponents, Input, LANES, MASK, Token, V, Vector, Y, exponentiate};
+use super::{DIGIT, Exponents, Input, LANES, Token, V, Vector, Y, exponentiate};
 use crate::kernel::limb::Limb;
 use crate::kernel::meter::NoMeter;
 use crate::kernel::subtract::sub_if_not_less;
 use crate::kernel::{Kernel, select};
 use crate::nat::limbs;
 use core::arch::x86_64::{
-    _mm256_alignr_epi64, _mm256_cmpeq_epi64_mask, _mm256_cmpgt_epu64_mask, _mm256_mask_add_epi64,
-    _mm256_maskz_permutexvar_epi64, _mm256_permute4x64_epi64, _mm256_set_epi64x, _mm256_set1_epi64x,
+    _mm256_alignr_epi64, _mm256_maskz_permutexvar_epi64, _mm256_permute4x64_epi64, _mm256_set_epi64x,
 };
+use normalize::normalize;
 use zeroize::Zeroize;
 
+mod normalize;
+mod reduce;
+mod sos;
 mod square;
 
 /// The fewest digits a pair takes: at 10 digits (512 bits) one job runs
@@ -50,18 +53,21 @@ mod square;
 pub(in crate::engine::ifma) const MIN_DIGITS: usize = 20;
 
 /// The most digits a pair may have: the carry masks of the `2·D` lanes fit
-/// in a `u128`.
-pub(in crate::engine::ifma) const MAX_DIGITS: usize = 64;
+/// in [`Bits`].
+pub(in crate::engine::ifma) const MAX_DIGITS: usize = 80;
 
-/// The fewest digits the pair squares with its own kernel
-/// (`pairs/square.rs`); below, a squaring is the product. Measured on the
-/// project's Zen 4 (one thread, `Ifma::chain`'s squarings against its
-/// products, 3,000 in a row, best of 31), squaring against product: 20
-/// digits 190 / 181 ns, 30 digits 323 / 382 ns, 40 digits 554 / 699 ns, 60
-/// digits 1061 / 1464 ns. At 20 digits the product's steps, which
-/// interleave its two halves, hide more of their latency than the
-/// square's reduction and the carries that follow it.
-pub(in crate::engine::ifma) const SQUARE_DIGITS: usize = 30;
+/// The fewest digits from which the pair multiplies and squares by
+/// separated operand scanning (`pairs/sos.rs`, `pairs/square.rs`); below,
+/// both are the interleaved product ([`amm`]). Measured on the project's
+/// Zen 4 (one thread, `Ifma::chain`, 3,000 in a row, best of 31), ns for
+/// the interleaved product / the separated product / the squaring: 20
+/// digits 181 / 197 / 190, 30 digits 382 / - / 323, 40 digits 699 / 589 /
+/// 521, 60 digits 1,464 / 1,208 / 1,015, 80 digits 4,878 / 2,084 / 1,717.
+/// At 20 digits the interleaved product's steps, which interleave its two
+/// halves, hide more of their latency than the reduction and the carries
+/// that follow it; from 60 digits on its accumulator, moved down a digit on
+/// every step, no longer fits in the registers.
+pub(in crate::engine::ifma) const SOS_DIGITS: usize = 30;
 
 /// A pair of `2H`-digit numbers in `H` vectors.
 #[derive(Clone, Copy)]
@@ -197,14 +203,20 @@ impl<const H: usize> Kernel for Pairs<H> {
     #[inline(always)]
     fn mul(&mut self, x: &mut Pair<H>, y: &Pair<H>) {
         // SAFETY: a `Pairs` is made only with a `Token`.
-        *x = unsafe { amm(x, y, self) };
+        *x = unsafe {
+            if 2 * H >= SOS_DIGITS {
+                sos::amm(x, y, self)
+            } else {
+                amm(x, y, self)
+            }
+        };
     }
 
     #[inline(always)]
     fn sqr(&mut self, x: &mut Pair<H>) {
         // SAFETY: a `Pairs` is made only with a `Token`.
         *x = unsafe {
-            if 2 * H >= SQUARE_DIGITS {
+            if 2 * H >= SOS_DIGITS {
                 square::ams(x, self)
             } else {
                 amm(x, x, self)
@@ -397,112 +409,5 @@ unsafe fn to_upper(c: Y) -> Y {
             _mm256_set_epi64x(1, 0, 0, 0),
             c.0,
         ))
-    }
-}
-
-/// Carries out of 64-bit columns, so every digit is below `2^52`, in
-/// constant time. One pass moves each column's excess to the next digit
-/// (two lanes up); then a digit is above `2^52 - 1` by at most one carry,
-/// and the carries that ripple through digits equal to `2^52 - 1` are found
-/// at once on bit masks (lane `4k + l` is bit `4k + l`): `c = ((g << 2) +
-/// p) ^ p` per half, with the other half's bits set in `p` so that a carry
-/// steps over them. Pre: each half fits in `2H` digits; `2H <= MAX_DIGITS`.
-#[inline(always)]
-unsafe fn normalize<const H: usize>(acc: &mut [Y; H]) {
-    let h = H;
-    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
-    unsafe {
-        let mask = _mm256_set1_epi64x(MASK as i64);
-        let mut below = Y::default().0;
-        for v in acc.iter_mut().take(h) {
-            let c = Y::shr52(*v).0;
-            *v = Y::and(*v, Y(mask));
-            *v = Y::add(*v, Y(_mm256_alignr_epi64::<2>(c, below)));
-            below = c;
-        }
-        let (mut g, mut p) = (0u128, 0u128);
-        for (k, v) in acc.iter().take(h).enumerate() {
-            g |= u128::from(_mm256_cmpgt_epu64_mask(v.0, mask)) << (4 * k);
-            p |= u128::from(_mm256_cmpeq_epi64_mask(v.0, mask)) << (4 * k);
-        }
-        let even = 0x5555_5555_5555_5555_5555_5555_5555_5555_u128;
-        let carry_in = |half: u128| {
-            let pp = (p & half) | !half;
-            ((((g & half) << 2).wrapping_add(pp)) ^ pp) & half
-        };
-        let c = carry_in(even) | carry_in(!even);
-        let one = _mm256_set1_epi64x(1);
-        for (k, v) in acc.iter_mut().take(h).enumerate() {
-            let m = ((c >> (4 * k)) & 0xf) as u8;
-            *v = Y::and(Y(_mm256_mask_add_epi64(v.0, m, v.0, one)), Y(mask));
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// [`normalize`] on columns `cols[half][digit]`, against the sequential
-    /// carry of each half.
-    #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-    fn normalized<const H: usize>(cols: &[[u64; 8]; 2]) -> [[u64; 8]; 2] {
-        // SAFETY: this function runs only with AVX-512F, VL and IFMA.
-        unsafe {
-            let mut acc: [Y; H] = core::array::from_fn(|k| {
-                Y::load(&[
-                    cols[0][2 * k],
-                    cols[1][2 * k],
-                    cols[0][2 * k + 1],
-                    cols[1][2 * k + 1],
-                    0,
-                    0,
-                    0,
-                    0,
-                ])
-            });
-            normalize(&mut acc);
-            let mut out = [[0u64; 8]; 2];
-            for (k, v) in acc.iter().enumerate() {
-                let l = v.store();
-                (out[0][2 * k], out[1][2 * k], out[0][2 * k + 1], out[1][2 * k + 1]) = (l[0], l[1], l[2], l[3]);
-            }
-            out
-        }
-    }
-
-    /// Carries that ripple through digits equal to `2^52 - 1`, across
-    /// vectors, in one half and not the other (digit 0 generates a carry
-    /// that runs up to digit 7), and large columns.
-    #[test]
-    fn carries_ripple_through_full_digits() {
-        if Token::detect().is_none() {
-            return;
-        }
-        let cases: [[[u64; 8]; 2]; 3] = [
-            [
-                [1 << 52, MASK, MASK, MASK, MASK, MASK, MASK, 5],
-                [7, MASK, MASK, 1, 2, 3, 4, 5],
-            ],
-            [
-                [MASK, MASK << 4, MASK, MASK, 3 << 52, MASK, MASK, 0],
-                [1 << 60, MASK, 0, MASK, MASK, MASK, MASK, 9],
-            ],
-            [[0; 8], [MASK; 8]],
-        ];
-        for cols in cases {
-            // SAFETY: the token was detected above.
-            let got = unsafe { normalized::<4>(&cols) };
-            for half in 0..2 {
-                let mut want = [0u64; 8];
-                let mut carry = 0u128;
-                for (j, &c) in cols[half].iter().enumerate() {
-                    let t = u128::from(c) + carry;
-                    want[j] = (t as u64) & MASK;
-                    carry = t >> 52;
-                }
-                assert_eq!(got[half], want, "half {half} of {cols:x?}");
-            }
-        }
     }
 }

@@ -18,14 +18,12 @@
 //! multiply-add takes only the upper lanes.
 #![allow(unsafe_code)]
 
-use super::{MASK, Pair, Pairs, UPPER, digits, normalize, shift_up, to_upper};
-use crate::engine::ifma::lanes::square::{Cols, carry_out};
-use crate::engine::ifma::lanes::{V, Vector, Y};
-use core::arch::x86_64::{_mm256_mask_madd52lo_epu64, _mm256_maskz_permutexvar_epi64, _mm256_set_epi64x};
+use super::reduce::{montgomery, vectors};
+use super::{Pair, Pairs, UPPER, digits, shift_up};
+use crate::engine::ifma::lanes::square::Cols;
+use crate::engine::ifma::lanes::{MASK, Vector, Y};
+use core::arch::x86_64::_mm256_mask_madd52lo_epu64;
 use core::mem::MaybeUninit;
-
-/// The lower two lanes of a vector: digit `2k` of both numbers.
-const LOWER: u8 = 0b0011;
 
 /// Almost-Montgomery square of a pair, `a·a·R^-1 mod n` in each half, `R =
 /// 2^(52·2H)`: the product's contract with `b = a`.
@@ -37,7 +35,7 @@ const LOWER: u8 = 0b0011;
 /// The `4H` columns, in `2H` vectors, are 64-bit sums of 52-bit pieces: at most
 /// `2H` cross pieces, doubled, one of the diagonal, and four per reduction
 /// step for at most `H` steps, with carries: below `(8H + 2)·2^52 < 2^62`
-/// for `2H <= 64`.
+/// for `2H <= 80`.
 ///
 /// # Safety
 ///
@@ -94,65 +92,6 @@ pub(super) unsafe fn ams<const H: usize>(a: &Pair<H>, k: &Pairs<H>) -> Pair<H> {
             }
         }
         // SAFETY: every column was written above.
-        let cols = &mut *core::ptr::from_mut(&mut wide).cast::<[[Y; H]; 2]>();
-        reduce(cols, k);
-        normalize(&mut cols[1]);
-        // SAFETY: `V<Y>` is `repr(transparent)` over `Y`.
-        Pair(core::ptr::from_ref(&cols[1]).cast::<[V<Y>; H]>().read())
+        montgomery(&mut wide, k)
     }
-}
-
-/// Montgomery's reduction of the columns, two digits per step, in place:
-/// step `s` finds `m0`, which clears the lowest column of vector `s` in
-/// each half, and `m1`, which clears the next one (with `m0`'s terms and
-/// the carry out of the first, read from the column itself,
-/// [`carry_out`]), then adds both times `n` to vectors `s + 1` to `s + H`.
-/// The next step's vector is kept in a register. `H` steps leave the
-/// result, carries not propagated, in `cols[1]`.
-///
-/// # Safety
-///
-/// As [`ams`], which it is inlined into.
-#[inline(always)]
-unsafe fn reduce<const H: usize>(cols: &mut [[Y; H]; 2], k: &Pairs<H>) {
-    // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
-    unsafe {
-        let zero = Y::default();
-        let (n, n_up, n_top, k0) = (vectors(&k.n), vectors(&k.n_up), k.n_top.0, k.k0.0);
-        let t = cols.as_flattened_mut();
-        let mut low = t[0];
-        for s in 0..H {
-            let m0 = digits(Y::madd_lo(zero, low, k0)).0;
-            // The second column (upper lanes): m0's terms and the carry
-            // out of the first.
-            let t1 = Y::add(
-                Y::madd_lo(low, m0, n[0]),
-                Y::madd_hi(to_upper(carry_out(low)), m0, n_up[0]),
-            );
-            let m1 = digits(Y::madd_lo(zero, t1, k0)).1;
-            // Its carry, into the third column (lower lanes of vector s + 1).
-            let carry = Y(_mm256_maskz_permutexvar_epi64(
-                LOWER,
-                _mm256_set_epi64x(0, 0, 3, 2),
-                carry_out(t1).0,
-            ));
-            // The next step's vector waits on m1 for one multiply-add.
-            let x = Y::madd_hi(Y::madd_lo(t[s + 1], m0, n[1]), m0, n_up[1]);
-            low = Y::add(Y::madd_lo(x, m1, n_up[1]), Y::madd_hi(carry, m1, n[0]));
-            t[s + 1] = low;
-            for j in 2..H {
-                let x = Y::madd_hi(Y::madd_lo(t[s + j], m0, n[j]), m0, n_up[j]);
-                t[s + j] = Y::madd_hi(Y::madd_lo(x, m1, n_up[j]), m1, n[j - 1]);
-            }
-            let x = Y::madd_lo(Y::madd_hi(t[s + H], m0, n_top), m1, n_top);
-            t[s + H] = Y::madd_hi(x, m1, n[H - 1]);
-        }
-    }
-}
-
-/// The vectors of a pair, read in place.
-#[inline(always)]
-fn vectors<const H: usize>(p: &Pair<H>) -> &[Y; H] {
-    // SAFETY: `V<Y>` is `repr(transparent)` over `Y`.
-    unsafe { &*core::ptr::from_ref(&p.0).cast::<[Y; H]>() }
 }
