@@ -8,9 +8,10 @@
 # 2-way kernel's squaring, reduction and product are written with AVX-512
 # instructions, so their faults meet the integration test `tests/ifma.rs`
 # (every layout against num-bigint), and only on a CPU with AVX-512 IFMA
-# (elsewhere they are skipped, and said so). The file is edited in place and restored on exit, also on a
-# signal (CI runs this last, after every build that reads the tree). Exit 0
-# when all hold.
+# (elsewhere they are skipped, and said so). Each mutant meets only the
+# tests that can catch it. The file is edited in place and restored on
+# exit, also on a signal (CI runs this last, after every build that reads
+# the tree). Exit 0 when all hold.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -28,12 +29,12 @@ mutants=(
 pair_mutants=(
   "pairs/reduce.rs@s/Y::madd_hi(carry, m1, n\[0\]));/Y::madd_hi(zero, m1, n[0]));/@the reduction drops the carry out of its second column"
   "pairs/reduce.rs@s/digits(Y::madd_lo(zero, t1, k0)).1;/digits(Y::madd_lo(zero, low, k0)).1;/@the second quotient digit of a step is taken before the first's terms"
-  "pairs/square.rs@s/Y::madd_lo(c, o, up\[q\]), o, a\[q - 1\]));/Y::madd_lo(c, o, up[q]), o, a[q]));/@the odd row's cross products take a wrong digit"
+  "pairs/square.rs@s/t.set(2 \* p + 1, Y(_mm256_mask_madd52lo_epu64(c.0, UPPER, o.0, up\[p + 1\].0)));/t.set(2 * p + 1, c);/@the odd row's first cross product is lost"
   "pairs/square.rs@s/Y::madd_lo(Y::add(x, x), d,/Y::madd_lo(x, d,/@the cross products are not doubled"
   "pairs/square.rs@s/Y::load(&\[MASK, MASK, 0, 0,/Y::load(\&[0, MASK, 0, 0,/@the first number's diagonal loses its low halves"
   "pairs/sos.rs@s/Y::madd_lo(c, o, up\[q\]), o, a\[q - 1\]));/Y::madd_lo(c, o, up[q]), o, a[q]));/@the product's odd row takes a wrong digit"
-  "pairs/sos.rs@s/let c = Y::madd_hi(Y::madd_lo(old(&t, p), e, a\[0\]), e, up\[0\]);/let c = Y::madd_hi(Y::madd_lo(zero, e, a[0]), e, up[0]);/@the product drops a pass's lowest column"
-  "pairs/sos.rs@s/let c = Y::madd_lo(Y::madd_hi(old(&t, p + H), e, top), o, top);/let c = Y::madd_hi(old(\&t, p + H), e, top);/@the product's odd row loses the top digit's low half"
+  "pairs/sos.rs@s/Y::madd_lo(before::<H>(&t, p, p), e, a\[0\])/Y::madd_lo(Y::default(), e, a[0])/@the product drops a pass's lowest column"
+  "pairs/sos.rs@s/let c = Y::madd_lo(Y::madd_hi(before::<H>(t, p, p + H), e, top), o, top);/let c = Y::madd_hi(before::<H>(t, p, p + H), e, top);/@the odd row loses the top digit's low half"
 )
 if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then
   mutants+=("${pair_mutants[@]}")

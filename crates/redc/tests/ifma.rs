@@ -23,10 +23,9 @@ fn ifma() -> Option<Ifma> {
 /// Groups of moduli of one class, at both ends of each class (`52·D >=
 /// bits + 2`: 518 bits is the last of 10 digits, 519 the first of 20, 1558
 /// the last of 30, 3118 the last of 60, 4158 the last of 80 and the last
-/// the 2-way kernel takes) and at the RSA
-/// sizes: in each group a
-/// random one with the top bit set, all ones, `2^(bits-1) + 1`, and more
-/// random ones up to eight, so that every lane holds a different number.
+/// the 2-way kernel takes) and at the RSA sizes: in each group a random one
+/// with the top bit set, all ones, `2^(bits-1) + 1`, and more random ones
+/// up to eight, so that every lane holds a different number.
 fn groups() -> Vec<Vec<BigUint>> {
     let sizes = [
         3usize, 518, 519, 1024, 1038, 1039, 1536, 1558, 1559, 2048, 2078, 2079, 3072, 3118, 3119, 4096, 4158, 4159,

@@ -236,7 +236,8 @@ impl Backend for Ifma {
     /// 1.40 ms against 61 µs / 256 µs / 1.62 ms; 4096 bits on the project's
     /// Zen 4, `redc bench`'s modexp latency, three runs: 0.64 to 0.72 of
     /// the scalar kernels' time); above, a lone job on four lanes is slower
-    /// than scalar (4096 bits: 20.8 ms against 11.7 ms).
+    /// than scalar (measured at 4096 bits before the 2-way kernel took
+    /// them: 20.8 ms against 11.7 ms).
     fn few_faster_on_scalar(&self, d: usize) -> bool {
         d > pairs::MAX_DIGITS
     }
@@ -364,7 +365,7 @@ fn run_class<const D: usize, const H: usize>(
 /// thread, exponents as long as the modulus, the median of three runs of
 /// the best of 7-15, µs for windows 3 / 4 / 5 / 6:
 ///
-/// | bits | one job (2-way; at 4096 bits the 256-bit lanes) | four (256-bit) | eight (512-bit) |
+/// | bits | one job (2-way; at 4096 bits the 256-bit lanes, as then) | four (256-bit) | eight (512-bit) |
 /// |---|---|---|---|
 /// | 512 | 55.8 / 53.5 / 55.0 / 60.0 | 44.9 / 42.7 / 45.2 / 51.6 | 55.6 / 54.0 / 60.6 / 63.5 |
 /// | 1024 | 256 / 242 / 242 / 249 | 298 / 283 / 283 / 299 | 374 / 353 / 358 / 441 |

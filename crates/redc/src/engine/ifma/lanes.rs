@@ -4,8 +4,8 @@
 //! vector (throughput: a full group), and [`Y`], four lanes in a 256-bit
 //! vector (latency: a group of one to four). The code is written once over
 //! [`Vector`]. With its children (`lanes/vector.rs`, `lanes/product.rs`,
-//! `lanes/square.rs`, `lanes/pairs.rs`, `lanes/pairs/square.rs`, and for
-//! the unit tests `lanes/plain.rs`), the crate's SIMD `unsafe` (the root
+//! `lanes/square.rs`, `lanes/pairs.rs` and `lanes/pairs/`, and for the
+//! unit tests `lanes/plain.rs`), the crate's SIMD `unsafe` (the root
 //! `Cargo.toml` lists the rest): every AVX-512 instruction is reached
 //! through a [`Token`] that exists only after run-time detection of
 //! AVX-512F, VL and IFMA succeeded, and the lane types below are private

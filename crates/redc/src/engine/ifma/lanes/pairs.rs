@@ -2,10 +2,10 @@
 //! one RSA operation) side by side, each spread across the lanes of 256-bit
 //! vectors, as OpenSSL's `rsaz-2k-avx512` lays them out. Vector `k` holds
 //! digits `2k` and `2k+1` of both numbers, `[x_2k, y_2k, x_2k+1, y_2k+1]`,
-//! so a `D`-digit pair fills `D/2` vectors: a product is `D·(4·D/2 + 4) +
-//! 1` multiply-adds for the two numbers, against `D·(4·D + 1)` for up to
-//! four in the vertical layout of the parent module (`Layout::madds` of
-//! `ifma.rs`). The product is the same almost-Montgomery CIOS
+//! so a `D`-digit pair fills `D/2` vectors: below 30 digits a product is
+//! `D·(4·D/2 + 4) + 1` multiply-adds for the two numbers, against `D·(4·D +
+//! 1)` for up to four in the vertical layout of the parent module
+//! (`Layout::madds` of `ifma.rs`). The product is the same almost-Montgomery CIOS
 //! (000_be478b6750af4540.txt §2.2; no final subtraction,
 //! 004_b65c74827168229f.txt Alg. 1): step `i` adds `b_i·a` and `m·n`, then
 //! shifts the accumulator down one digit (two lanes). From [`SOS_DIGITS`]
@@ -52,8 +52,8 @@ mod square;
 /// `super::super::window` measures 53.5 µs against 42.7 µs for four jobs).
 pub(in crate::engine::ifma) const MIN_DIGITS: usize = 20;
 
-/// The most digits a pair may have: the carry masks of the `2·D` lanes fit
-/// in [`Bits`].
+/// The most digits a pair may have: the carry pass (`pairs/normalize.rs`)
+/// keeps one bit per lane, `2·D` bits, in three 64-bit words.
 pub(in crate::engine::ifma) const MAX_DIGITS: usize = 80;
 
 /// The fewest digits from which the pair multiplies and squares by
@@ -61,12 +61,12 @@ pub(in crate::engine::ifma) const MAX_DIGITS: usize = 80;
 /// both are the interleaved product ([`amm`]). Measured on the project's
 /// Zen 4 (one thread, `Ifma::chain`, 3,000 in a row, best of 31), ns for
 /// the interleaved product / the separated product / the squaring: 20
-/// digits 181 / 197 / 190, 30 digits 382 / - / 323, 40 digits 699 / 589 /
-/// 521, 60 digits 1,464 / 1,208 / 1,015, 80 digits 4,878 / 2,084 / 1,717.
-/// At 20 digits the interleaved product's steps, which interleave its two
-/// halves, hide more of their latency than the reduction and the carries
-/// that follow it; from 60 digits on its accumulator, moved down a digit on
-/// every step, no longer fits in the registers.
+/// digits 181 / 197 / 190, 30 digits 382 / 337 / 323, 40 digits 699 / 589
+/// / 521, 60 digits 1,464 / 1,208 / 1,015, 80 digits 4,878 / 2,084 /
+/// 1,717. At 20 digits the interleaved product's steps, which interleave
+/// its two halves, hide more of their latency than the reduction and the
+/// carries that follow it; above, its accumulator, moved down a digit on
+/// every step, fills the registers, and at 80 digits no longer fits.
 pub(in crate::engine::ifma) const SOS_DIGITS: usize = 30;
 
 /// A pair of `2H`-digit numbers in `H` vectors.
@@ -315,7 +315,7 @@ unsafe fn shift_up<const H: usize>(x: &Pair<H>) -> (Pair<H>, V<Y>) {
 /// lanes and the lowest column's carry into the new lowest. The high
 /// halves of the products go in through `a↑` and `n↑` before the move. A
 /// column takes at most four 52-bit pieces and a carry per step: below
-/// `2^64` for `2H <= 64`.
+/// `2^62` for `2H <= 80`.
 ///
 /// # Safety
 ///

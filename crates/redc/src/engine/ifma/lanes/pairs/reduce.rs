@@ -17,7 +17,8 @@ const LOWER: u8 = 0b0011;
 
 /// `t·R^-1 mod n` in each half, below `2n`, digits below `2^52`, from the
 /// `4H` columns `t` (`2H` vectors of 64-bit sums of 52-bit pieces, each
-/// half `t < 2n·R`): [`reduce`], then the carries ([`normalize`]).
+/// half `t < n·R`, as `a·b` is for `a, b < 2n` and `4n < R`): [`reduce`],
+/// then the carries ([`normalize`]).
 ///
 /// The columns take four pieces per reduction step for at most `H` steps,
 /// with carries, beside what the caller put there: the caller keeps them

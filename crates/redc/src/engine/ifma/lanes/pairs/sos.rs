@@ -2,12 +2,14 @@
 //! separated operand scanning (Koç, 000_be478b6750af4540.txt §2.2): the
 //! full `2·D`-digit product first, two rows of `b` per pass, then the
 //! reduction of `reduce.rs` that the squaring shares; no final subtraction
-//! (004_b65c74827168229f.txt Alg. 1). `D² + 2·D` multiply-adds for the
-//! rows and `D² + 3·D/2` for the reduction, against the interleaved
-//! product's `2·D² + 4·D + 1` (`pairs.rs`, `amm`); what it wins is memory:
-//! that product moves its whole accumulator down a digit on every step,
-//! which stays in registers only while the pair fits in them (up to 60
-//! digits), where this one reads and writes each column once per pass.
+//! (004_b65c74827168229f.txt Alg. 1). `D² + D` multiply-adds for the rows
+//! and `D² + 3·D/2` for the reduction, against the interleaved product's
+//! `2·D² + 4·D + 1` (`pairs.rs`, `amm`); what it wins is memory: that
+//! product moves its whole accumulator down a digit on every step, which
+//! the registers hold only up to about 40 digits (at 60 it is 1.21x slower
+//! than this one, at 80 2.34x), where this one reads and writes each
+//! column once per pass. The squaring takes its rows above the diagonal
+//! from here ([`rows`]).
 //!
 //! The rows land on whole vectors as the squaring's do: row `i = 2p` adds
 //! `lo(b_i·a[q])` and `hi(b_i·a↑[q])` to vector `p + q`, row `i = 2p + 1`
@@ -36,28 +38,66 @@ pub(super) unsafe fn amm<const H: usize>(a: &Pair<H>, b: &Pair<H>, k: &Pairs<H>)
     const { assert!(H >= 2, "at least two vectors") };
     // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
-        let zero = Y::default();
         let (up, top) = shift_up(a);
         let (a, up, top, b) = (vectors(a), vectors(&up), top.0, vectors(b));
         let mut wide = [[MaybeUninit::<Y>::uninit(); H]; 2];
         let mut t = Cols(wide.as_flattened_mut());
         for (p, &v) in b.iter().enumerate() {
-            // Rows 2p and 2p + 1 in one pass: column p + q takes four
-            // multiply-adds, the last the odd row's high half of column
-            // p + q - 1's. Column p + H is new to the pass (every column
-            // is, for p = 0): written, not added to.
-            let old = |t: &Cols<'_, Y>, c: usize| if p == 0 || c == p + H { zero } else { t.get(c) };
+            // Rows 2p and 2p + 1 in one pass; column p takes no high half
+            // from below.
             let (e, o) = digits(v);
-            let c = Y::madd_hi(Y::madd_lo(old(&t, p), e, a[0]), e, up[0]);
+            let c = Y::madd_hi(Y::madd_lo(before::<H>(&t, p, p), e, a[0]), e, up[0]);
             t.set(p, Y::madd_lo(c, o, up[0]));
-            for q in 1..H {
-                let c = Y::madd_hi(Y::madd_lo(old(&t, p + q), e, a[q]), e, up[q]);
-                t.set(p + q, Y::madd_hi(Y::madd_lo(c, o, up[q]), o, a[q - 1]));
-            }
-            let c = Y::madd_lo(Y::madd_hi(old(&t, p + H), e, top), o, top);
-            t.set(p + H, Y::madd_hi(c, o, a[H - 1]));
+            rows(&mut t, p, 1, (e, o), a, up, top);
         }
         // SAFETY: every column was written above.
         montgomery(&mut wide, k)
+    }
+}
+
+/// Column `c` as pass `p` finds it: zero where the pass is the first to
+/// write it (every column for `p = 0`, column `p + H` for the others).
+///
+/// # Safety
+///
+/// Pass `p - 1` wrote the column, unless it is zero.
+#[inline(always)]
+pub(super) unsafe fn before<const H: usize>(t: &Cols<'_, Y>, p: usize, c: usize) -> Y {
+    if p == 0 || c == p + H {
+        Y::default()
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { t.get(c) }
+    }
+}
+
+/// Rows `2p` and `2p + 1` of `b·a` (`e` and `o`: digits `2p` and `2p + 1`
+/// of `b`, in both lane pairs) on columns `p + from` to `p + H`, in one
+/// pass: column `p + q` takes `lo(e·a[q])`, `hi(e·a↑[q])`, `lo(o·a↑[q])`
+/// and `hi(o·a[q - 1])`, the last column the top digit's `hi(e·top)`,
+/// `lo(o·top)` and `hi(o·a[H - 1])`. Pre: `from >= 1`.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512F, VL and IFMA; the passes run for `p = 0, 1,
+/// …` in order, each writing every column from `p` to `p + H`.
+#[inline(always)]
+pub(super) unsafe fn rows<const H: usize>(
+    t: &mut Cols<'_, Y>,
+    p: usize,
+    from: usize,
+    (e, o): (Y, Y),
+    a: &[Y; H],
+    up: &[Y; H],
+    top: Y,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        for q in from..H {
+            let c = Y::madd_hi(Y::madd_lo(before::<H>(t, p, p + q), e, a[q]), e, up[q]);
+            t.set(p + q, Y::madd_hi(Y::madd_lo(c, o, up[q]), o, a[q - 1]));
+        }
+        let c = Y::madd_lo(Y::madd_hi(before::<H>(t, p, p + H), e, top), o, top);
+        t.set(p + H, Y::madd_hi(c, o, a[H - 1]));
     }
 }

@@ -3,10 +3,9 @@
 //! Koç, 000_be478b6750af4540.txt §2.2), then Montgomery's reduction of the
 //! `2·D` columns two digits per step; no final subtraction
 //! (004_b65c74827168229f.txt Alg. 1). `(3·D² + 8·D)/2 - 1` multiply-adds
-//! where the product makes `2·D² + 4·D + 1`: the square's part, a third of
-//! them, in passes whose columns do not wait on each other, and half as
-//! many reduction steps, each waiting on the one before, as the product
-//! has steps.
+//! where the separated product (`sos.rs`) makes `(4·D² + 5·D)/2`: only the
+//! rows above the diagonal (the product's passes, `sos::rows`), doubled,
+//! then the diagonal and the same reduction (`reduce.rs`).
 //!
 //! The layout is the parent's: vector `k` holds digits `2k` and `2k + 1`
 //! of both numbers. With `a↑` (the number shifted up one digit) and whole
@@ -19,6 +18,7 @@
 #![allow(unsafe_code)]
 
 use super::reduce::{montgomery, vectors};
+use super::sos::{before, rows};
 use super::{Pair, Pairs, UPPER, digits, shift_up};
 use crate::engine::ifma::lanes::square::Cols;
 use crate::engine::ifma::lanes::{MASK, Vector, Y};
@@ -51,28 +51,26 @@ pub(super) unsafe fn ams<const H: usize>(a: &Pair<H>, k: &Pairs<H>) -> Pair<H> {
         let mut wide = [[MaybeUninit::<Y>::uninit(); H]; 2];
         let mut t = Cols(wide.as_flattened_mut());
         for p in 0..H {
-            // Rows 2p and 2p + 1 in one pass: each column takes four
-            // multiply-adds, the last of them the odd row's high half
-            // carried from the column below. Column p + H is new to the
-            // pass (every column is, for p = 0): written, not added to.
-            let old = |t: &Cols<'_, Y>, c: usize| if p == 0 || c == p + H { zero } else { t.get(c) };
+            // Rows 2p and 2p + 1 in one pass, above the diagonal: columns
+            // 2p and 2p + 1 hold the diagonal's vector (only the pairs
+            // above it taken), the others are the product's (`rows`).
             let (e, o) = digits(a[p]);
             t.set(
                 2 * p,
-                Y(_mm256_mask_madd52lo_epu64(old(&t, 2 * p).0, UPPER, e.0, a[p].0)),
+                Y(_mm256_mask_madd52lo_epu64(
+                    before::<H>(&t, p, 2 * p).0,
+                    UPPER,
+                    e.0,
+                    a[p].0,
+                )),
             );
             if p + 1 == H {
                 t.set(2 * p + 1, Y::madd_hi(zero, e, top));
                 break;
             }
-            let c = Y::madd_hi(Y::madd_lo(old(&t, 2 * p + 1), e, a[p + 1]), e, up[p + 1]);
+            let c = Y::madd_hi(Y::madd_lo(before::<H>(&t, p, 2 * p + 1), e, a[p + 1]), e, up[p + 1]);
             t.set(2 * p + 1, Y(_mm256_mask_madd52lo_epu64(c.0, UPPER, o.0, up[p + 1].0)));
-            for q in p + 2..H {
-                let c = Y::madd_hi(Y::madd_lo(old(&t, p + q), e, a[q]), e, up[q]);
-                t.set(p + q, Y::madd_hi(Y::madd_lo(c, o, up[q]), o, a[q - 1]));
-            }
-            let c = Y::madd_lo(Y::madd_hi(old(&t, p + H), e, top), o, top);
-            t.set(p + H, Y::madd_hi(c, o, a[H - 1]));
+            rows(&mut t, p, p + 2, (e, o), a, up, top);
         }
         // Doubled, with the diagonal a_i² in vector i: its low half in the
         // lower lanes, its high half in the upper ones (the other half of
