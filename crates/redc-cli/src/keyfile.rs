@@ -210,14 +210,9 @@ pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, String> {
     if !digits.len().is_multiple_of(2) {
         return Err("odd number of hexadecimal digits".into());
     }
-    Ok(digits
-        .as_bytes()
-        .chunks(2)
-        .map(|pair| {
-            let digit = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
-            (digit(pair[0]) << 4) | digit(pair[1])
-        })
-        .collect())
+    // Constant time in the digits (an input may be secret: a message to
+    // sign).
+    base16ct::mixed::decode_vec(digits).map_err(|e| format!("invalid hexadecimal: {e}"))
 }
 
 /// Hexadecimal bytes; `field` names the option in errors.
@@ -225,9 +220,10 @@ pub(crate) fn parse_hex(text: &str, field: &str) -> anyhow::Result<Vec<u8>> {
     hex_bytes(text).map_err(|m| bad_input!("{field}: {m}"))
 }
 
-/// Lower-case hexadecimal.
+/// Lower-case hexadecimal, in constant time (RustCrypto's `base16ct`: the
+/// bytes may be a decrypted secret).
 pub(crate) fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    base16ct::lower::encode_string(bytes)
 }
 
 /// An error of the finite-field layer as a command-line error: bad input
@@ -302,5 +298,31 @@ pub(crate) fn refuse_options(o: &SigOptions, kind: KeyKind, nonce: bool) -> anyh
             kind.described()
         )),
         None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every byte value through `to_hex` and back, against `format!`'s
+    /// lower-case hexadecimal; upper case, mixed case and `0x` read too.
+    #[test]
+    fn hex_round_trips_every_byte() {
+        let bytes: Vec<u8> = (0..=255).collect();
+        let text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(to_hex(&bytes), text);
+        assert_eq!(hex_bytes(&text).unwrap(), bytes);
+        assert_eq!(hex_bytes(&text.to_uppercase()).unwrap(), bytes);
+        assert_eq!(hex_bytes("0XaBcD").unwrap(), [0xab, 0xcd]);
+        assert_eq!(hex_bytes("0x").unwrap(), Vec::<u8>::new());
+    }
+
+    /// What is wrong, and where.
+    #[test]
+    fn bad_hex_is_named() {
+        assert_eq!(hex_bytes("0xabg0").unwrap_err(), "invalid hexadecimal at position 4");
+        assert_eq!(hex_bytes("abc").unwrap_err(), "odd number of hexadecimal digits");
+        assert_eq!(hex_bytes("0x0x").unwrap_err(), "invalid hexadecimal at position 3");
     }
 }
