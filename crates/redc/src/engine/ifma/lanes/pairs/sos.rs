@@ -4,12 +4,12 @@
 //! reduction of `reduce.rs` that the squaring shares; no final subtraction
 //! (004_b65c74827168229f.txt Alg. 1). `D² + D` multiply-adds for the rows
 //! and `D² + 3·D/2` for the reduction, against the interleaved product's
-//! `2·D² + 4·D + 1` (`pairs.rs`, `amm`); what it wins is memory: that
-//! product moves its whole accumulator down a digit on every step, which
-//! the registers hold only up to about 40 digits (at 60 it is 1.21x slower
-//! than this one, at 80 2.34x), where this one reads and writes each
-//! column once per pass. The squaring takes its rows above the diagonal
-//! from here ([`rows`]).
+//! `2·D² + 4·D + 1` (`pairs.rs`, `amm`); what it wins is data movement:
+//! that product moves its whole accumulator down a digit on every step
+//! (it takes 1.13x this one's time at 30 digits, 1.19x at 40, 1.21x at 60
+//! and 2.34x at 80, where the accumulator no longer fits in the
+//! registers), where this one reads and writes each column once per pass.
+//! The squaring takes its rows above the diagonal from here ([`rows`]).
 //!
 //! The rows land on whole vectors as the squaring's do: row `i = 2p` adds
 //! `lo(b_i·a[q])` and `hi(b_i·a↑[q])` to vector `p + q`, row `i = 2p + 1`
