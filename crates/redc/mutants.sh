@@ -5,13 +5,13 @@
 # kernels' tests must fail; unmutated they must pass. The vertical
 # squaring's faults meet its unit tests (`engine::ifma::lanes`: the
 # kernel's code run on plain integers against num-bigint, on any CPU); the
-# 2-way kernel's squaring, reduction and product are written with AVX-512
-# instructions, so their faults meet the integration test `tests/ifma.rs`
-# (every layout against num-bigint), and only on a CPU with AVX-512 IFMA
-# (elsewhere they are skipped, and said so). Each mutant meets only the
-# tests that can catch it. The file is edited in place and restored on
-# exit, also on a signal (CI runs this last, after every build that reads
-# the tree). Exit 0 when all hold.
+# 2-way and 1-way kernels are written with AVX-512 instructions, so their
+# faults meet the integration test `tests/ifma.rs` (every layout against
+# num-bigint; the 1-way carry pass also its unit test), and only on a CPU
+# with AVX-512 IFMA (elsewhere they are skipped, and said so). Each mutant
+# meets only the tests that can catch it. The file is edited in place and
+# restored on exit, also on a signal (CI runs this last, after every build
+# that reads the tree). Exit 0 when all hold.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -26,7 +26,7 @@ mutants=(
   "square.rs@s/            (p2, p1) = (p1, aj);/            (p2, p1) = (aj, aj);/@the cross products take a wrong digit"
 )
 # The same for the 2-way kernel's squaring and product (AVX-512 IFMA only).
-pair_mutants=(
+simd_mutants=(
   "pairs/reduce.rs@s/Y::madd_hi(carry, m1, n\[0\]));/Y::madd_hi(zero, m1, n[0]));/@the reduction drops the carry out of its second column"
   "pairs/reduce.rs@s/digits(Y::madd_lo(zero, t1, k0)).1;/digits(Y::madd_lo(zero, low, k0)).1;/@the second quotient digit of a step is taken before the first's terms"
   "pairs/square.rs@s/t.set(2 \* p + 1, Y(_mm256_mask_madd52lo_epu64(c.0, UPPER, o.0, up\[p + 1\].0)));/t.set(2 * p + 1, c);/@the odd row's first cross product is lost"
@@ -36,10 +36,16 @@ pair_mutants=(
   "pairs/sos.rs@s/Y::madd_lo(before::<H>(&t, p, p), e, a\[0\])/Y::madd_lo(Y::default(), e, a[0])/@the product drops a pass's lowest column"
   "pairs/sos.rs@s/let c = Y::madd_lo(Y::madd_hi(before::<H>(t, p, p + H), e, top), o, top);/let c = Y::madd_hi(before::<H>(t, p, p + H), e, top);/@the odd row loses the top digit's low half"
 )
+# The 1-way kernel's product and carry pass (AVX-512 IFMA only).
+simd_mutants+=(
+  "single.rs@s/            acc\[0\] = Y::add(acc\[0\], carry);/            acc[0] = Y::add(acc[0], zero);/@the 1-way product drops the carry out of its lowest column"
+  "single.rs@s/Y::madd_lo(Y::madd_lo(zero, ak0, bi), acc\[0\], k0)/Y::madd_lo(zero, acc[0], k0)/@the 1-way quotient digit misses the step's b_i·a_0"
+  "single.rs@s/let c = ((g << 1).wrapping_add(p)) ^ p;/let c = g << 1;/@the 1-way carry pass does not ripple through full digits"
+)
 if grep -qw avx512ifma /proc/cpuinfo 2>/dev/null; then
-  mutants+=("${pair_mutants[@]}")
+  mutants+=("${simd_mutants[@]}")
 else
-  echo "skipped: the 2-way kernel's ${#pair_mutants[@]} mutants (this CPU has no AVX-512 IFMA)"
+  echo "skipped: the horizontal kernels' ${#simd_mutants[@]} mutants (this CPU has no AVX-512 IFMA)"
 fi
 
 saved="$(mktemp -d)"
@@ -59,26 +65,36 @@ for m in "${mutants[@]}"; do
 done
 
 # The tests that meet a mutant of file $1: the 2-way kernel's
-# (`pairs/`) the integration test, the vertical ones the unit tests.
-tests_of() {
+# (`pairs/`) the integration test; the 1-way kernel's that and its unit
+# test of the carry pass; the vertical ones the unit tests. Their targets,
+# then their name filters.
+targets_of() {
   case "$1" in
     pairs/*) echo "--test ifma" ;;
-    *) echo "--lib $filter" ;;
+    single.rs) echo "--test ifma --lib" ;;
+    *) echo "--lib" ;;
+  esac
+}
+filters_of() {
+  case "$1" in
+    pairs/*) ;;
+    single.rs) echo "$filter::single every_layout" ;;
+    *) echo "$filter" ;;
   esac
 }
 # They build (a mutant that does not compile is a broken check, not a
 # caught fault), and they pass.
 builds() {
-  # shellcheck disable=SC2046 # the words of tests_of
-  cargo test -q -p redc $(tests_of "$1") --no-run >/dev/null 2>&1
+  # shellcheck disable=SC2046 # the words of targets_of
+  cargo test -q -p redc $(targets_of "$1") --no-run >/dev/null 2>&1
 }
 unit_tests() {
-  # shellcheck disable=SC2046 # the words of tests_of
-  cargo test -q -p redc $(tests_of "$1") >/dev/null 2>&1
+  # shellcheck disable=SC2046 # the words of targets_of and filters_of
+  cargo test -q -p redc $(targets_of "$1") -- $(filters_of "$1") >/dev/null 2>&1
 }
 
 status=0
-if unit_tests square.rs && unit_tests pairs/; then
+if unit_tests square.rs && unit_tests pairs/ && unit_tests single.rs; then
   echo "unmutated: the kernels' tests pass"
 else
   echo "unmutated: FAILS"; status=1

@@ -43,16 +43,17 @@ fn groups() -> Vec<Vec<BigUint>> {
         .collect()
 }
 
-/// A base below each of `moduli`: with `edges`, `0`, `n - 1`, `1`, then
-/// random ones; without, random ones in every lane.
-fn bases(moduli: &[BigUint], seed: u64, edges: bool) -> Vec<BigUint> {
+/// A base below each of `moduli`: with `edges = Some(e)`, the edge bases
+/// `0`, `n - 1`, `1` from the `e`-th on, then random ones; with `None`,
+/// random ones in every lane.
+fn bases(moduli: &[BigUint], seed: u64, edges: Option<usize>) -> Vec<BigUint> {
     moduli
         .iter()
         .enumerate()
-        .map(|(l, n)| match l {
-            0 if edges => BigUint::ZERO,
-            1 if edges => n - 1u8,
-            2 if edges => BigUint::one(),
+        .map(|(l, n)| match edges.map(|e| e + l) {
+            Some(0) => BigUint::ZERO,
+            Some(1) => n - 1u8,
+            Some(2) => BigUint::one(),
             _ => pseudo(n.bits() as usize + 9, seed ^ (l as u64 * 0x77)) % n,
         })
         .collect()
@@ -61,18 +62,20 @@ fn bases(moduli: &[BigUint], seed: u64, edges: bool) -> Vec<BigUint> {
 #[test]
 fn every_layout_chains_products_and_squares_like_the_oracle() {
     let Some(k) = ifma() else { return };
-    let mut runs = [0usize; 3];
+    let mut runs = [0usize; 4];
     for (i, group) in groups().iter().enumerate() {
         for (l, layout) in Layout::ALL.into_iter().enumerate() {
             // A full group, a different number in every lane, with the edge
-            // bases; one job alone (the idle lanes repeat it); and a full
-            // group of random moduli and random bases (in the 2-way layout
-            // the edge group's two lanes square 0 and the all-ones modulus).
+            // bases; one job alone (the idle lanes repeat it), its base
+            // n - 1 (a lone number in the 1-way layout: 0, then n - 1); and
+            // a full group of random moduli and random bases (in the 2-way
+            // layout the edge group's two lanes square 0 and the all-ones
+            // modulus).
             let random: Vec<BigUint> = group.iter().cycle().skip(3).take(layout.numbers()).cloned().collect();
             for (moduli, edges) in [
-                (&group[..layout.numbers()], true),
-                (&group[..1], true),
-                (&random[..], false),
+                (&group[..layout.numbers()], Some(0)),
+                (&group[..1], Some(1)),
+                (&random[..], None),
             ] {
                 let bases = bases(moduli, i as u64, edges);
                 let nats: Vec<_> = moduli.iter().zip(&bases).map(|(n, b)| (to_nat(n), to_nat(b))).collect();
@@ -81,13 +84,16 @@ fn every_layout_chains_products_and_squares_like_the_oracle() {
                     let product = k.chain(layout, &jobs, count, false);
                     let square = k.chain(layout, &jobs, count, true);
                     let (Some(product), Some(square)) = (product, square) else {
-                        // Only the 2-way kernel leaves classes out: 10
-                        // digits (up to 518 bits) and above 80 (4158).
+                        // Only the horizontal kernels leave classes out: 10
+                        // digits (up to 518 bits) and above 80 (4158), and
+                        // the 1-way one 30 digits (1039 to 1558 bits).
                         let bits = moduli[0].bits();
-                        assert!(
-                            layout == Layout::Pair && !(519..=4158).contains(&bits),
-                            "{layout:?} at {bits} bits"
-                        );
+                        let horizontal = match layout {
+                            Layout::One => !(519..=4158).contains(&bits) || (1039..=1558).contains(&bits),
+                            Layout::Pair => !(519..=4158).contains(&bits),
+                            _ => false,
+                        };
+                        assert!(horizontal, "{layout:?} at {bits} bits");
                         continue;
                     };
                     assert_eq!((product.len(), square.len()), (moduli.len(), moduli.len()));
@@ -110,9 +116,10 @@ fn every_layout_chains_products_and_squares_like_the_oracle() {
             }
         }
     }
-    // The 2-way kernel took the fifteen sizes of its classes (20, 30, 40,
-    // 60 and 80 digits: 519 to 4158 bits); the vertical ones all 21.
-    assert_eq!(runs, [15 * 3 * 3, 21 * 3 * 3, 21 * 3 * 3]);
+    // The 1-way kernel took the twelve sizes of its classes (20, 40, 60
+    // and 80 digits), the 2-way one the fifteen of its (those and 30: 519
+    // to 4158 bits); the vertical ones all 21.
+    assert_eq!(runs, [12 * 3 * 3, 15 * 3 * 3, 21 * 3 * 3, 21 * 3 * 3]);
 }
 
 #[test]
@@ -136,9 +143,14 @@ fn chain_refuses_what_no_kernel_takes() {
         );
         assert!(k.chain(layout, &[(&n, &b), (&m, &b)], 1, false).is_none());
     }
-    // The 2-way kernel has no 10-digit class (512 bits); the others have.
+    // The horizontal kernels have no 10-digit class (512 bits), the 1-way
+    // one no 30-digit class (1536 bits); the others have.
     let small = pseudo(512, 9) | BigUint::one();
+    assert!(one(&small, &b, Layout::One).is_none());
     assert!(one(&small, &b, Layout::Pair).is_none());
+    let odd = pseudo(1536, 9) | BigUint::one();
+    assert!(one(&odd, &b, Layout::One).is_none());
+    assert!(one(&odd, &b, Layout::Pair).is_some());
     assert!(one(&small, &b, Layout::Four).is_some());
 }
 
@@ -148,8 +160,12 @@ fn layouts_describe_their_kernels() {
     // (counted on the code itself by a unit test of lanes.rs); the 2-way
     // one D steps of 2·D + 4 and one more below 30 digits (read from
     // pairs.rs), then (4·D² + 5·D)/2 (read from pairs/sos.rs and
-    // pairs/reduce.rs).
+    // pairs/reduce.rs); the 1-way one D steps of D + 4 and one more (read
+    // from single.rs).
     assert_eq!(Layout::Eight.madds(20), 1620);
+    assert_eq!(Layout::One.madds(20), 481);
+    assert_eq!(Layout::One.madds(80), 6721);
+    assert_eq!(Layout::One.square_madds(40), Layout::One.madds(40));
     assert_eq!(Layout::Four.madds(40), 6440);
     assert_eq!(Layout::Pair.madds(20), 881);
     assert_eq!(Layout::Pair.madds(30), 1875);
@@ -165,8 +181,9 @@ fn layouts_describe_their_kernels() {
     assert!(Layout::Pair.madds(30) < 30 * (2 * 30 + 4) + 1);
     assert_eq!(
         Layout::ALL.map(|l| (l.numbers(), l.vector_bits())),
-        [(2, 256), (4, 256), (8, 512)]
+        [(1, 256), (2, 256), (4, 256), (8, 512)]
     );
+    assert!(Layout::One.takes(20) && Layout::One.takes(80) && !Layout::One.takes(30) && !Layout::One.takes(120));
     assert!(Layout::Pair.takes(20) && Layout::Pair.takes(80) && !Layout::Pair.takes(10) && !Layout::Pair.takes(120));
     assert!(Layout::Eight.takes(10) && Layout::Eight.takes(160) && !Layout::Eight.takes(21));
 }

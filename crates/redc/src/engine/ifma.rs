@@ -5,13 +5,17 @@
 //! 2048 (`redc bench`'s per-product table, the project's Xeon; with 6-bit
 //! windows, full RSA-2048 batches in groups of four ran 5,267 private
 //! operations per second against 7,082 in groups of eight, so the wide
-//! vectors stay for full groups). One or two jobs of
+//! vectors stay for full groups). Two jobs of
 //! 20 to 80 digits run on the 2-way horizontal kernel
 //! (`ifma/lanes/pairs.rs`: both numbers spread across the lanes), which
 //! does half the multiply-adds of four vertical lanes: one secret 1024-bit
 //! exponentiation in 242 µs, two in 242 µs, four (vertical, 256-bit) in
 //! 283 µs, eight (512-bit) in 353 µs, on the project's Xeon, one thread,
-//! with the windows of `window`. The SIMD code is `ifma/lanes.rs`; this
+//! with the windows of `window`. A job alone of 20, 40, 60 or 80 digits
+//! runs on the 1-way kernel (`ifma/lanes/single.rs`: its number alone
+//! across the lanes): on the project's Zen 4, one secret 1024-/2048-/
+//! 4096-bit exponentiation in 175 µs / 0.92 ms / 6.8 ms against 241 µs /
+//! 1.35 ms / 8.9 ms on the 2-way kernel. The SIMD code is `ifma/lanes.rs`; this
 //! file sizes the classes, prepares moduli and lays a group's jobs out in
 //! lanes.
 //!
@@ -30,7 +34,7 @@ use crate::kernel::{Consts, neg_inv};
 use crate::nat::Nat;
 use crate::nat::limbs;
 use crate::secret::SecretNat;
-use lanes::{DIGIT, Exponents, Input, LANES, Token, Vector, Y, Z, pairs};
+use lanes::{DIGIT, Exponents, Input, LANES, Token, Vector, Y, Z, pairs, single};
 use std::sync::Arc;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -103,6 +107,10 @@ impl Ifma {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Layout {
+    /// One number spread across the lanes of 256-bit vectors (the 1-way
+    /// horizontal kernel, `ifma/lanes/single.rs`); classes of 20, 40, 60
+    /// and 80 digits.
+    One,
     /// Two numbers spread across the lanes of 256-bit vectors (the 2-way
     /// horizontal kernel, `ifma/lanes/pairs.rs`, with its wide product and
     /// squaring in `ifma/lanes/pairs/`); classes of 20 to 80 digits.
@@ -115,11 +123,12 @@ pub enum Layout {
 
 impl Layout {
     /// Every layout, in the order of the group sizes they take.
-    pub const ALL: [Layout; 3] = [Layout::Pair, Layout::Four, Layout::Eight];
+    pub const ALL: [Layout; 4] = [Layout::One, Layout::Pair, Layout::Four, Layout::Eight];
 
     /// A short name.
     pub fn name(self) -> &'static str {
         match self {
+            Layout::One => "1-way ymm",
             Layout::Pair => "2-way ymm",
             Layout::Four => "4-lane ymm",
             Layout::Eight => "8-lane zmm",
@@ -129,6 +138,7 @@ impl Layout {
     /// Numbers multiplied by one product.
     pub fn numbers(self) -> usize {
         match self {
+            Layout::One => 1,
             Layout::Pair => 2,
             Layout::Four => Y::LANES,
             Layout::Eight => Z::LANES,
@@ -138,7 +148,7 @@ impl Layout {
     /// Bits per vector register.
     pub fn vector_bits(self) -> usize {
         64 * match self {
-            Layout::Pair | Layout::Four => Y::LANES,
+            Layout::One | Layout::Pair | Layout::Four => Y::LANES,
             Layout::Eight => Z::LANES,
         }
     }
@@ -148,6 +158,7 @@ impl Layout {
     pub fn takes(self, digits: usize) -> bool {
         CLASSES.contains(&digits)
             && match self {
+                Layout::One => single::takes(digits),
                 Layout::Pair => (pairs::MIN_DIGITS..=pairs::MAX_DIGITS).contains(&digits),
                 Layout::Four | Layout::Eight => true,
             }
@@ -163,6 +174,7 @@ impl Layout {
     /// (`lanes/pairs/reduce.rs`), `H` steps.
     pub fn madds(self, digits: usize) -> usize {
         match self {
+            Layout::One => digits * (digits + 4) + 1,
             Layout::Pair if digits < pairs::SOS_DIGITS => digits * (2 * digits + 4) + 1,
             Layout::Pair => (4 * digits * digits + 5 * digits) / 2,
             Layout::Four | Layout::Eight => digits * (4 * digits + 1),
@@ -179,18 +191,22 @@ impl Layout {
     /// vectors and `4·H + 3` per step of its reduction, `H` steps.
     pub fn square_madds(self, digits: usize) -> usize {
         match self {
+            Layout::One => self.madds(digits),
             Layout::Pair if digits < pairs::SOS_DIGITS => self.madds(digits),
             Layout::Pair => (3 * digits * digits + 8 * digits) / 2 - 1,
             Layout::Four | Layout::Eight => 3 * digits * digits + digits,
         }
     }
 
-    /// The layout of a group of `jobs` jobs of `digits` digits: two jobs of
-    /// 20 to 80 digits side by side in the horizontal layout, up to four
-    /// (and two of 10 digits) on the 256-bit vertical kernel, more on the
-    /// 512-bit one.
+    /// The layout of a group of `jobs` jobs of `digits` digits: one job of
+    /// 20, 40, 60 or 80 digits alone in the 1-way horizontal layout, two of
+    /// 20 to 80 digits (or one of 30) side by side in the 2-way one, up to
+    /// four (and one or two of 10 digits) on the 256-bit vertical kernel,
+    /// more on the 512-bit one.
     fn for_group(jobs: usize, digits: usize) -> Layout {
-        if jobs <= 2 && Layout::Pair.takes(digits) {
+        if jobs == 1 && Layout::One.takes(digits) {
+            Layout::One
+        } else if jobs <= 2 && Layout::Pair.takes(digits) {
             Layout::Pair
         } else if jobs <= Y::LANES {
             Layout::Four
@@ -230,8 +246,9 @@ impl Backend for Ifma {
         CLASSES.into_iter().find(|&d| DIGIT * d >= size_bits + 2)
     }
 
-    /// Up to 80 digits one or two jobs take the 2-way kernel (at 10 digits
-    /// the 256-bit lanes), which beats the scalar kernels (measured here,
+    /// Up to 80 digits one or two jobs take a horizontal kernel (at 10
+    /// digits the 256-bit lanes); the 2-way one already beats the scalar
+    /// kernels (measured here,
     /// one secret 512-/1024-/2048-bit exponentiation: 42 µs / 242 µs /
     /// 1.40 ms against 61 µs / 256 µs / 1.62 ms; 4096 bits on the project's
     /// Zen 4, `redc bench`'s modexp latency, three runs: 0.64 to 0.72 of
@@ -323,7 +340,7 @@ impl Ifma {
         macro_rules! dispatch {
             ($($c:literal),*) => {
                 match d {
-                    $($c => run_class::<$c, { $c / 2 }>(self.0, layout, &input, exps, tasks),)*
+                    $($c => run_class::<$c, { $c / 2 }, { $c / 4 }>(self.0, layout, &input, exps, tasks),)*
                     _ => unreachable!("prepare takes a class of CLASSES"),
                 }
             };
@@ -334,7 +351,7 @@ impl Ifma {
 
 /// One group of class `D` on `layout`: the lanes' results on the stack (no
 /// allocation beside the answers), wiped once they are copied out.
-fn run_class<const D: usize, const H: usize>(
+fn run_class<const D: usize, const H: usize, const Q: usize>(
     token: Token,
     layout: Layout,
     input: &Input<'_>,
@@ -343,6 +360,7 @@ fn run_class<const D: usize, const H: usize>(
 ) -> Vec<SecretNat> {
     let mut out = [[0u64; LANES]; D];
     match layout {
+        Layout::One => single::pow::<D, Q>(token, input, exps, &mut out),
         Layout::Pair => pairs::pow::<D, H>(token, input, exps, &mut out),
         Layout::Four => lanes::pow::<Y, D>(token, input, exps, &mut out),
         Layout::Eight => lanes::pow::<Z, D>(token, input, exps, &mut out),

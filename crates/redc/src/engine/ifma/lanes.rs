@@ -4,8 +4,9 @@
 //! vector (throughput: a full group), and [`Y`], four lanes in a 256-bit
 //! vector (latency: a group of one to four). The code is written once over
 //! [`Vector`]. With its children (`lanes/vector.rs`, `lanes/product.rs`,
-//! `lanes/square.rs`, `lanes/pairs.rs` and `lanes/pairs/`, and for the
-//! unit tests `lanes/plain.rs`), the crate's SIMD `unsafe` (the root
+//! `lanes/square.rs`, the horizontal kernels `lanes/pairs.rs`,
+//! `lanes/pairs/` and `lanes/single.rs`, and for the unit tests
+//! `lanes/plain.rs`), the crate's SIMD `unsafe` (the root
 //! `Cargo.toml` lists the rest): every AVX-512 instruction is reached
 //! through a [`Token`] that exists only after run-time detection of
 //! AVX-512F, VL and IFMA succeeded, and the lane types below are private
@@ -46,6 +47,7 @@ pub(super) mod pairs;
 #[cfg(test)]
 mod plain;
 mod product;
+pub(super) mod single;
 mod square;
 mod vector;
 
@@ -128,6 +130,33 @@ impl<W: Vector, const D: usize> AsRef<[V<W>]> for Num<W, D> {
 impl<W: Vector, const D: usize> Zeroize for Num<W, D> {
     fn zeroize(&mut self) {
         self.0.iter_mut().for_each(Zeroize::zeroize);
+    }
+}
+
+/// A horizontal kernel's modulus (or two) with its constants, in the
+/// kernel's layout `E` (`lanes/pairs.rs`: two numbers, `lanes/single.rs`:
+/// one): `n`; `n` shifted up one digit and its top digit shifted out (in
+/// the lowest lane of each number); `k0 = -n^-1 mod 2^52` in each number's
+/// lanes; `R^2 mod n`; `R mod n`. Made only with a [`Token`]; wiped on drop
+/// (the moduli may be secret primes).
+struct Horizontal<E: Zeroize> {
+    _token: Token,
+    n: E,
+    n_up: E,
+    n_top: V<Y>,
+    k0: V<Y>,
+    r2: E,
+    one: E,
+}
+
+impl<E: Zeroize> Drop for Horizontal<E> {
+    fn drop(&mut self) {
+        self.n.zeroize();
+        self.n_up.zeroize();
+        self.n_top.zeroize();
+        self.k0.zeroize();
+        self.r2.zeroize();
+        self.one.zeroize();
     }
 }
 
@@ -349,16 +378,27 @@ fn select_lanes<W: Vector, const D: usize>(out: &mut Num<W, D>, table: &[Num<W, 
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
 fn leave<W: Vector, const D: usize>(k: &Lanes<W, D>, x: &mut Num<W, D>, out: &mut [[u64; LANES]; D]) {
     // SAFETY: this function runs only with AVX-512F, VL and IFMA.
-    unsafe {
-        let mut y = amm(&x.0, &unit(), &k.n, k.k0);
-        let mut reduced = [V::zero(); D];
-        sub_if_not_less(&NoMeter, &mut reduced, &y, V::zero(), &k.n);
-        for (j, v) in reduced.iter().enumerate() {
-            out[j] = v.0.store();
-        }
-        y.iter_mut().for_each(Zeroize::zeroize);
-        reduced.iter_mut().for_each(Zeroize::zeroize);
+    unsafe { reduce_out(amm(&x.0, &unit(), &k.n, k.k0), &k.n, out) }
+}
+
+/// The end of every IFMA kernel: `y < 2n`, digit `j` of each lane's number
+/// in vector `j` (the horizontal kernels lay theirs out so first), brought
+/// below `n` by the kernel layer's final subtraction and stored
+/// digit-major in `out`; `y` and the difference wiped.
+///
+/// # Safety
+///
+/// The CPU must have AVX-512F, VL and IFMA.
+#[inline(always)]
+unsafe fn reduce_out<W: Vector, const D: usize>(mut y: [V<W>; D], n: &[V<W>; D], out: &mut [[u64; LANES]; D]) {
+    let mut reduced = [V::zero(); D];
+    sub_if_not_less(&NoMeter, &mut reduced, &y, V::zero(), n);
+    for (j, v) in reduced.iter().enumerate() {
+        // SAFETY: the caller's contract.
+        out[j] = unsafe { v.0.store() };
     }
+    y.zeroize();
+    reduced.zeroize();
 }
 
 /// The number 1 in every lane, as `D` digits.

@@ -30,10 +30,8 @@
 //! four vertical lanes reach 96% at 1024.
 #![allow(unsafe_code)]
 
-use super::{DIGIT, Exponents, Input, LANES, Token, V, Vector, Y, exponentiate};
+use super::{DIGIT, Exponents, Horizontal, Input, LANES, Token, V, Vector, Y, exponentiate, reduce_out};
 use crate::kernel::limb::Limb;
-use crate::kernel::meter::NoMeter;
-use crate::kernel::subtract::sub_if_not_less;
 use crate::kernel::{Kernel, select};
 use crate::nat::limbs;
 use core::arch::x86_64::{
@@ -85,18 +83,9 @@ impl<const H: usize> Zeroize for Pair<H> {
     }
 }
 
-/// The two moduli with their constants: the pair [`Kernel`].
-struct Pairs<const H: usize> {
-    _token: Token,
-    n: Pair<H>,
-    /// `n` shifted up one digit, and its top digit pair.
-    n_up: Pair<H>,
-    n_top: V<Y>,
-    /// `[k0_x, k0_y, k0_x, k0_y]`.
-    k0: V<Y>,
-    r2: Pair<H>,
-    one: Pair<H>,
-}
+/// The two moduli with their constants: the pair [`Kernel`] (`n_top`
+/// holds the top digit pair; `k0` is `[k0_x, k0_y, k0_x, k0_y]`).
+type Pairs<const H: usize> = Horizontal<Pair<H>>;
 
 /// `base^exp mod n` for lanes 0 and 1 of `input`, fully reduced, digit-major
 /// in `out` (lanes 0 and 1; the others zero). Pre: as the parent's `pow`,
@@ -131,30 +120,10 @@ fn pow_avx512<const D: usize, const H: usize>(
         let mut y = amm(&x, &unit(), &k);
         // Vertical again (digit j of both numbers in lanes 0 and 1) for the
         // shared final subtraction.
-        let mut vy = vertical::<D, H>(&y);
-        let vn = vertical::<D, H>(&k.n);
-        let mut reduced = [V::zero(); D];
-        sub_if_not_less(&NoMeter, &mut reduced, &vy, V::zero(), &vn);
-        for (j, v) in reduced.iter().enumerate() {
-            out[j] = v.0.store();
-        }
+        reduce_out(vertical::<D, H>(&y), &vertical::<D, H>(&k.n), out);
         y.zeroize();
-        vy.zeroize();
-        reduced.zeroize();
     }
     x.zeroize();
-}
-
-impl<const H: usize> Drop for Pairs<H> {
-    /// The moduli may be secret primes.
-    fn drop(&mut self) {
-        self.n.zeroize();
-        self.n_up.zeroize();
-        self.n_top.zeroize();
-        self.k0.zeroize();
-        self.r2.zeroize();
-        self.one.zeroize();
-    }
 }
 
 impl<const H: usize> Pairs<H> {

@@ -3,8 +3,9 @@
 //! `2^62` (the kernels' stated bound), so that the IFMA kernels' code runs
 //! as written on any CPU, against num-bigint, and the multiply-adds that
 //! `Layout::madds` and `Layout::square_madds` state for the vertical
-//! layouts are counted on it (the 2-way kernel, written with AVX-512
-//! instructions, states counts read from its code).
+//! layouts are counted on it (the horizontal kernels, written with AVX-512
+//! instructions, state counts read from their code); and the oracle of the
+//! horizontal kernels' carry passes, [`rippled`].
 #![allow(unsafe_code)]
 
 use super::{DIGIT, LANES, MASK, V, Vector};
@@ -36,6 +37,20 @@ pub(super) fn digits<const D: usize>(x: &[BigUint; 4]) -> [V<Plain>; D] {
             crate::nat::limbs::window(&x[l], j * DIGIT, DIGIT)
         })))
     })
+}
+
+/// The columns `cols` (64-bit sums of 52-bit pieces) carried in sequence,
+/// every digit below `2^52`, the carry out of the top dropped: the oracle
+/// of the horizontal kernels' carry passes.
+pub(super) fn rippled(cols: &[u64]) -> Vec<u64> {
+    let mut carry = 0u128;
+    cols.iter()
+        .map(|&c| {
+            let t = u128::from(c) + carry;
+            carry = t >> 52;
+            (t as u64) & MASK
+        })
+        .collect()
 }
 
 /// The lanes of `D` digits as numbers.

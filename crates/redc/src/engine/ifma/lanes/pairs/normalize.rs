@@ -118,7 +118,7 @@ impl Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::ifma::lanes::Token;
+    use crate::engine::ifma::lanes::{Token, plain};
 
     /// [`normalize`] on columns `cols[half][digit]` (`2H` digits a half).
     #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
@@ -147,19 +147,9 @@ mod tests {
         }
     }
 
-    /// The sequential carry of each half, digits below `2^52` (the top
-    /// carry dropped, as [`normalize`] drops it).
+    /// The sequential carry of each half ([`plain::rippled`]).
     fn rippled(cols: &[Vec<u64>; 2]) -> [Vec<u64>; 2] {
-        cols.clone().map(|half| {
-            let mut carry = 0u128;
-            half.iter()
-                .map(|&c| {
-                    let t = u128::from(c) + carry;
-                    carry = t >> 52;
-                    (t as u64) & MASK
-                })
-                .collect()
-        })
+        cols.clone().map(|half| plain::rippled(&half))
     }
 
     /// Carries that ripple through digits equal to `2^52 - 1`, across
