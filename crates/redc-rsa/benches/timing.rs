@@ -14,7 +14,7 @@
 //! ```text
 //! cargo bench -p redc-rsa --bench timing -- [--backend NAME] [--lanes L]
 //!     [--bits B] [--measurements N] [--fixed HEX | --fixed-message HEX]
-//!     [--test private|pkcs1v15|raw-on-padding|control]...
+//!     [--test private|pkcs1v15|raw-on-padding|pow|control]...
 //! ```
 //!
 //! - `private`: the RSA private operation (blinded, CRT, checked) on one
@@ -29,6 +29,10 @@
 //! - `raw-on-padding`: the private operation alone (`hazmat::raw_private`)
 //!   on the `pkcs1v15` test's two classes of ciphertexts: whether a
 //!   difference there comes from the arithmetic or from the decoding;
+//! - `pow`: one secret exponentiation `b^x mod n` on the engine
+//!   (`Engine::pow`, a job alone: on IFMA the 1-way kernel from 1,038-bit
+//!   moduli, the path of a lone DH derivation or DSA signature), a fixed
+//!   base and exponent against random ones, all below `n` and as long;
 //! - `control`: a deliberately variable-time operation (`redc::modpow`, a
 //!   sliding-window power meant for public exponents, of an exponent of at
 //!   most 16 set bits against a random one), which must show a leak: the
@@ -185,6 +189,61 @@ impl Target for RawOnPadding<'_> {
     }
     fn run(&mut self, ct: &Vec<u8>) -> Self::Output {
         black_box(redc_rsa::hazmat::raw_private(self.0.key, ct, &mut self.0.rng))
+    }
+}
+
+/// One secret exponentiation on the engine, a fixed base and exponent
+/// against random ones (all below `n`, of `n`'s byte length).
+struct Pow<'a> {
+    engine: &'a Engine,
+    n: redc::Prepared,
+    size: usize,
+    fixed: (redc::SecretNat, redc::SecretNat),
+    rng: ChaCha20Rng,
+}
+
+impl<'a> Pow<'a> {
+    fn new(engine: &'a Engine, key: &RsaPrivateKey, mut rng: ChaCha20Rng) -> Pow<'a> {
+        let n = key.public_key().n();
+        let size = key.public_key().size();
+        let fixed = (secret_below_n(size, &mut rng), secret_below_n(size, &mut rng));
+        Pow {
+            engine,
+            n: engine.prepare(n).expect("an odd modulus"),
+            size,
+            fixed,
+            rng,
+        }
+    }
+}
+
+/// [`below_n`] as a secret of `n`'s digit count.
+fn secret_below_n(size: usize, rng: &mut ChaCha20Rng) -> redc::SecretNat {
+    let x = below_n(size, rng);
+    redc::SecretNat::from_nat(&x, size.div_ceil(8)).expect("below n")
+}
+
+impl Target for Pow<'_> {
+    type Input = (redc::SecretNat, redc::SecretNat);
+    type Output = Vec<Result<redc::SecretNat, redc::EngineError>>;
+    fn input(&mut self, class: usize) -> Self::Input {
+        if class == 0 {
+            self.fixed.clone()
+        } else {
+            (
+                secret_below_n(self.size, &mut self.rng),
+                secret_below_n(self.size, &mut self.rng),
+            )
+        }
+    }
+    fn run(&mut self, (base, exp): &Self::Input) -> Self::Output {
+        let job = redc::PowJob {
+            base,
+            exp,
+            exp_bits: 8 * self.size,
+            modulus: &self.n,
+        };
+        black_box(self.engine.pow(&[job]))
     }
 }
 
@@ -398,8 +457,9 @@ fn main() {
                 a.measurements,
                 &label,
             ),
+            "pow" => measure(&mut Pow::new(&engine, &key, seed()), a.measurements, &label),
             "control" => measure(&mut Control { key: &key, rng: seed() }, a.measurements, &label),
-            other => panic!("unknown test {other} (private, pkcs1v15, raw-on-padding, control)"),
+            other => panic!("unknown test {other} (private, pkcs1v15, raw-on-padding, pow, control)"),
         };
         let (t, at) = outcome.max_t();
         let lanes = if test == "private" { a.lanes } else { 1 };
