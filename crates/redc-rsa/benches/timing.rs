@@ -30,9 +30,10 @@
 //!   on the `pkcs1v15` test's two classes of ciphertexts: whether a
 //!   difference there comes from the arithmetic or from the decoding;
 //! - `pow`: one secret exponentiation `b^x mod n` on the engine
-//!   (`Engine::pow`, a job alone: on IFMA the 1-way kernel from 1,038-bit
-//!   moduli, the path of a lone DH derivation or DSA signature), a fixed
-//!   base and exponent against random ones, all below `n` and as long;
+//!   (`Engine::pow`, a job alone: on IFMA the 1-way kernel for moduli of
+//!   519 to 1038 and 1559 to 4158 bits, the path of a lone DH derivation
+//!   or DSA signature), a fixed base and exponent against random ones,
+//!   each one byte shorter than `n` with its top bit set;
 //! - `control`: a deliberately variable-time operation (`redc::modpow`, a
 //!   sliding-window power meant for public exponents, of an exponent of at
 //!   most 16 set bits against a random one), which must show a leak: the
@@ -193,7 +194,7 @@ impl Target for RawOnPadding<'_> {
 }
 
 /// One secret exponentiation on the engine, a fixed base and exponent
-/// against random ones (all below `n`, of `n`'s byte length).
+/// against random ones (each as [`below_n`] makes them).
 struct Pow<'a> {
     engine: &'a Engine,
     n: redc::Prepared,

@@ -6,16 +6,16 @@
 //! windows, full RSA-2048 batches in groups of four ran 5,267 private
 //! operations per second against 7,082 in groups of eight, so the wide
 //! vectors stay for full groups). Two jobs of
-//! 20 to 80 digits run on the 2-way horizontal kernel
+//! 20 to 80 digits (and one of 30) run on the 2-way horizontal kernel
 //! (`ifma/lanes/pairs.rs`: both numbers spread across the lanes), which
-//! does half the multiply-adds of four vertical lanes: one secret 1024-bit
-//! exponentiation in 242 µs, two in 242 µs, four (vertical, 256-bit) in
-//! 283 µs, eight (512-bit) in 353 µs, on the project's Xeon, one thread,
-//! with the windows of `window`. A job alone of 20, 40, 60 or 80 digits
-//! runs on the 1-way kernel (`ifma/lanes/single.rs`: its number alone
-//! across the lanes): on the project's Zen 4, one secret 1024-/2048-/
-//! 4096-bit exponentiation in 175 µs / 0.92 ms / 6.8 ms against 241 µs /
-//! 1.35 ms / 8.9 ms on the 2-way kernel. The SIMD code is `ifma/lanes.rs`; this
+//! does half the multiply-adds of four vertical lanes: two secret 1024-bit
+//! exponentiations in 242 µs, four (vertical, 256-bit) in 283 µs, eight
+//! (512-bit) in 353 µs, on the project's Xeon, one thread, with the windows
+//! of `window`. A job alone of 20, 40, 60 or 80 digits runs on the 1-way
+//! kernel (`ifma/lanes/single.rs`: its number alone across the lanes): on
+//! the project's Zen 4, one secret 2048-/3072-/4096-bit exponentiation
+//! (`redc bench`'s modexp latency) in 0.85 / 3.01 / 6.93 ms, where the
+//! 2-way kernel took 1.38 / 4.37 / 9.12 ms. The SIMD code is `ifma/lanes.rs`; this
 //! file sizes the classes, prepares moduli and lays a group's jobs out in
 //! lanes.
 //!
@@ -101,7 +101,7 @@ impl Ifma {
     }
 }
 
-/// The three IFMA kernels (one product of each multiplies a different
+/// The four IFMA kernels (one product of each multiplies a different
 /// count of numbers); an exponentiation group takes one by its size
 /// (`Layout::for_group`), [`Ifma::chain`] any.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,6 +167,8 @@ impl Layout {
     /// `vpmadd52luq`/`vpmadd52huq` instructions in one product of
     /// `digits`-digit numbers, counted from the kernels' code: the vertical
     /// product (`lanes.rs`, `amm`) makes `4·D + 1` per step, `D` steps; the
+    /// 1-way one (`lanes/single.rs`, `amm`) `4·D/4 + 4` per step, `D`
+    /// steps, and one before them; the
     /// 2-way one below 30 digits (`pairs.rs`, `amm`) `4·D/2 + 4` per step,
     /// `D` steps, and one before them; from 30 digits on
     /// (`lanes/pairs/sos.rs`) `4·H + 2` per pass of its `H = D/2` passes
@@ -182,7 +184,8 @@ impl Layout {
     }
 
     /// `vpmadd52luq`/`vpmadd52huq` instructions in one squaring of
-    /// `digits`-digit numbers, counted from the kernels' code: the vertical
+    /// `digits`-digit numbers, counted from the kernels' code (the 1-way
+    /// kernel squares with its product): the vertical
     /// squaring (`lanes/square.rs`, `ams`) makes `D·(D + 1)` for the square
     /// (each cross product once, then doubled, and the diagonal) and `4·D`
     /// per pass of its reduction, `D/2` passes; the 2-way one
@@ -340,7 +343,7 @@ impl Ifma {
         macro_rules! dispatch {
             ($($c:literal),*) => {
                 match d {
-                    $($c => run_class::<$c, { $c / 2 }, { $c / 4 }>(self.0, layout, &input, exps, tasks),)*
+                    $($c => run_class::<$c>(self.0, layout, &input, exps, tasks),)*
                     _ => unreachable!("prepare takes a class of CLASSES"),
                 }
             };
@@ -351,7 +354,7 @@ impl Ifma {
 
 /// One group of class `D` on `layout`: the lanes' results on the stack (no
 /// allocation beside the answers), wiped once they are copied out.
-fn run_class<const D: usize, const H: usize, const Q: usize>(
+fn run_class<const D: usize>(
     token: Token,
     layout: Layout,
     input: &Input<'_>,
@@ -360,8 +363,8 @@ fn run_class<const D: usize, const H: usize, const Q: usize>(
 ) -> Vec<SecretNat> {
     let mut out = [[0u64; LANES]; D];
     match layout {
-        Layout::One => single::pow::<D, Q>(token, input, exps, &mut out),
-        Layout::Pair => pairs::pow::<D, H>(token, input, exps, &mut out),
+        Layout::One => single::pow::<D>(token, input, exps, &mut out),
+        Layout::Pair => pairs::pow::<D>(token, input, exps, &mut out),
         Layout::Four => lanes::pow::<Y, D>(token, input, exps, &mut out),
         Layout::Eight => lanes::pow::<Z, D>(token, input, exps, &mut out),
     }

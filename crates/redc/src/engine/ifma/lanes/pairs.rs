@@ -89,19 +89,26 @@ type Pairs<const H: usize> = Horizontal<Pair<H>>;
 
 /// `base^exp mod n` for lanes 0 and 1 of `input`, fully reduced, digit-major
 /// in `out` (lanes 0 and 1; the others zero). Pre: as the parent's `pow`,
-/// and `D = 2H <= MAX_DIGITS`.
-pub(in crate::engine::ifma) fn pow<const D: usize, const H: usize>(
+/// and `D` a class of [`MIN_DIGITS`] to [`MAX_DIGITS`] digits; only those
+/// classes are compiled.
+pub(in crate::engine::ifma) fn pow<const D: usize>(
     token: Token,
     input: &Input<'_>,
     exps: &Exponents<'_>,
     out: &mut [[u64; LANES]; D],
 ) {
-    assert!(
-        D == 2 * H && (MIN_DIGITS..=MAX_DIGITS).contains(&D),
-        "pair classes: D = 2H, {MIN_DIGITS} to {MAX_DIGITS} digits"
-    );
+    let out = out.as_mut_slice();
     // SAFETY: `token` proves AVX-512F, VL and IFMA.
-    unsafe { pow_avx512::<D, H>(token, input, exps, out) }
+    unsafe {
+        match D {
+            20 => pow_avx512::<20, 10>(token, input, exps, out.try_into().expect("20 digits")),
+            30 => pow_avx512::<30, 15>(token, input, exps, out.try_into().expect("30 digits")),
+            40 => pow_avx512::<40, 20>(token, input, exps, out.try_into().expect("40 digits")),
+            60 => pow_avx512::<60, 30>(token, input, exps, out.try_into().expect("60 digits")),
+            80 => pow_avx512::<80, 40>(token, input, exps, out.try_into().expect("80 digits")),
+            _ => panic!("pair classes: {MIN_DIGITS} to {MAX_DIGITS} digits, not {D}"),
+        }
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]

@@ -33,17 +33,17 @@ pub(in crate::engine::ifma) fn takes(digits: usize) -> bool {
     digits.is_multiple_of(4) && (20..=80).contains(&digits)
 }
 
-/// One number of `4Q` digits in `Q` vectors.
+/// A number alone, its `4Q` digits in `Q` vectors.
 #[derive(Clone, Copy)]
-pub(in crate::engine::ifma) struct One<const Q: usize>([V<Y>; Q]);
+pub(in crate::engine::ifma) struct Lone<const Q: usize>([V<Y>; Q]);
 
-impl<const Q: usize> AsRef<[V<Y>]> for One<Q> {
+impl<const Q: usize> AsRef<[V<Y>]> for Lone<Q> {
     fn as_ref(&self) -> &[V<Y>] {
         &self.0
     }
 }
 
-impl<const Q: usize> Zeroize for One<Q> {
+impl<const Q: usize> Zeroize for Lone<Q> {
     fn zeroize(&mut self) {
         self.0.iter_mut().for_each(Zeroize::zeroize);
     }
@@ -51,20 +51,28 @@ impl<const Q: usize> Zeroize for One<Q> {
 
 /// The modulus with its constants: the 1-way [`Kernel`] (`n_top` holds
 /// the top digit in lane 0; `k0` is in every lane).
-type Single<const Q: usize> = Horizontal<One<Q>>;
+type Single<const Q: usize> = Horizontal<Lone<Q>>;
 
 /// `base^exp mod n` for lane 0 of `input`, fully reduced, digit-major in
-/// `out` (lane 0; the others zero). Pre: as the parent's `pow`, and `D =
-/// 4Q` a class the kernel [`takes`].
-pub(in crate::engine::ifma) fn pow<const D: usize, const Q: usize>(
+/// `out` (lane 0; the others zero). Pre: as the parent's `pow`, and `D` a
+/// class the kernel [`takes`]; only those classes are compiled.
+pub(in crate::engine::ifma) fn pow<const D: usize>(
     token: Token,
     input: &Input<'_>,
     exps: &Exponents<'_>,
     out: &mut [[u64; LANES]; D],
 ) {
-    assert!(D == 4 * Q && takes(D), "1-way classes: D = 4Q, 20 to 80 digits");
+    let out = out.as_mut_slice();
     // SAFETY: `token` proves AVX-512F, VL and IFMA.
-    unsafe { pow_avx512::<D, Q>(token, input, exps, out) }
+    unsafe {
+        match D {
+            20 => pow_avx512::<20, 5>(token, input, exps, out.try_into().expect("20 digits")),
+            40 => pow_avx512::<40, 10>(token, input, exps, out.try_into().expect("40 digits")),
+            60 => pow_avx512::<60, 15>(token, input, exps, out.try_into().expect("60 digits")),
+            80 => pow_avx512::<80, 20>(token, input, exps, out.try_into().expect("80 digits")),
+            _ => panic!("1-way classes: 20, 40, 60 or 80 digits, not {D}"),
+        }
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
@@ -75,7 +83,7 @@ fn pow_avx512<const D: usize, const Q: usize>(
     out: &mut [[u64; LANES]; D],
 ) {
     let mut k = Single::<Q>::new(token, input);
-    let b = One(gather(|j| limbs::window(input.base[0], j * DIGIT, DIGIT)).map(V));
+    let b = Lone(gather(|j| limbs::window(input.base[0], j * DIGIT, DIGIT)).map(V));
     let r2 = k.r2;
     let mut x = exponentiate(&mut k, b, r2, exps);
     // SAFETY: this function runs only with AVX-512F, VL and IFMA.
@@ -97,14 +105,14 @@ impl<const Q: usize> Single<Q> {
             let (n_up, n_top) = shift_up(&n);
             let mut k = Single {
                 _token: token,
-                n: One(n.map(V)),
-                n_up: One(n_up.map(V)),
+                n: Lone(n.map(V)),
+                n_up: Lone(n_up.map(V)),
                 n_top: V(n_top),
                 k0: V(Y::splat(input.k0[0])),
-                r2: One(gather(|j| input.r2[0][j]).map(V)),
-                one: One([V::default(); Q]),
+                r2: Lone(gather(|j| input.r2[0][j]).map(V)),
+                one: Lone([V::default(); Q]),
             };
-            k.one = One(amm(&k.r2.0, &unit(), &k));
+            k.one = Lone(amm(&k.r2.0, &unit(), &k));
             k
         }
     }
@@ -112,28 +120,28 @@ impl<const Q: usize> Single<Q> {
 
 impl<const Q: usize> Kernel for Single<Q> {
     const LANES: usize = 1;
-    type Elem = One<Q>;
+    type Elem = Lone<Q>;
     type Index = [u64; LANES];
 
     #[inline(always)]
-    fn one(&self) -> One<Q> {
+    fn one(&self) -> Lone<Q> {
         self.one
     }
 
     #[inline(always)]
-    fn mul(&mut self, x: &mut One<Q>, y: &One<Q>) {
+    fn mul(&mut self, x: &mut Lone<Q>, y: &Lone<Q>) {
         // SAFETY: a `Single` is made only with a `Token`.
         x.0 = unsafe { amm(&x.0, &y.0, self) };
     }
 
     #[inline(always)]
-    fn sqr(&mut self, x: &mut One<Q>) {
+    fn sqr(&mut self, x: &mut Lone<Q>) {
         // SAFETY: a `Single` is made only with a `Token`.
         x.0 = unsafe { amm(&x.0, &x.0, self) };
     }
 
     #[inline(always)]
-    fn select(&self, out: &mut One<Q>, table: &[One<Q>], idx: [u64; LANES]) {
+    fn select(&self, out: &mut Lone<Q>, table: &[Lone<Q>], idx: [u64; LANES]) {
         // SAFETY: a `Single` is made only with a `Token`.
         unsafe { select_one(out, table, idx[0]) }
     }
@@ -141,7 +149,7 @@ impl<const Q: usize> Kernel for Single<Q> {
 
 /// The shared select, every lane with the one index.
 #[target_feature(enable = "avx512f,avx512vl,avx512ifma")]
-fn select_one<const Q: usize>(out: &mut One<Q>, table: &[One<Q>], idx: u64) {
+fn select_one<const Q: usize>(out: &mut Lone<Q>, table: &[Lone<Q>], idx: u64) {
     // SAFETY: this function runs only with AVX-512F, VL and IFMA.
     select::select(&mut out.0, table, V(unsafe { Y::splat(idx) }));
 }
@@ -246,7 +254,8 @@ unsafe fn amm<const Q: usize>(a: &[V<Y>; Q], b: &[V<Y>; Q], k: &Single<Q>) -> [V
     // SAFETY: the caller's contract: the CPU has AVX-512F, VL and IFMA.
     unsafe {
         let (a, b) = (a.map(|v| v.0), b.map(|v| v.0));
-        let (n, n_up, n_top, k0) = (k.n.0.map(|v| v.0), k.n_up.0.map(|v| v.0), k.n_top.0, k.k0.0);
+        // The modulus is read in place (it may be a secret prime).
+        let (n, n_up, n_top, k0) = (&k.n.0, &k.n_up.0, k.n_top.0, k.k0.0);
         let zero = Y::default();
         let (a_up, a_top) = shift_up(&a);
         // a_0·k0 mod 2^52 (lane 0), so that m = t_0·k0 + b_i·(a_0·k0) takes
@@ -264,7 +273,7 @@ unsafe fn amm<const Q: usize>(a: &[V<Y>; Q], b: &[V<Y>; Q], k: &Single<Q>) -> [V
                 acc[j] = Y::madd_hi(acc[j], a_up[j], bi);
             }
             top = Y::madd_hi(top, a_top, bi);
-            acc[0] = Y::madd_lo(acc[0], n[0], m);
+            acc[0] = Y::madd_lo(acc[0], n[0].0, m);
             // Lane 0: the lowest column, now a multiple of 2^52; its carry
             // goes to lane 1 before the move.
             let carry = Y(_mm256_maskz_broadcastq_epi64(
@@ -272,10 +281,10 @@ unsafe fn amm<const Q: usize>(a: &[V<Y>; Q], b: &[V<Y>; Q], k: &Single<Q>) -> [V
                 _mm256_castsi256_si128(Y::shr52(acc[0]).0),
             ));
             for j in 1..Q {
-                acc[j] = Y::madd_lo(acc[j], n[j], m);
+                acc[j] = Y::madd_lo(acc[j], n[j].0, m);
             }
             for j in 0..Q {
-                acc[j] = Y::madd_hi(acc[j], n_up[j], m);
+                acc[j] = Y::madd_hi(acc[j], n_up[j].0, m);
             }
             acc[0] = Y::add(acc[0], carry);
             top = Y::madd_hi(top, n_top, m);
@@ -342,9 +351,10 @@ mod tests {
     }
 
     /// Carries that ripple through digits equal to `2^52 - 1` across
-    /// vectors, large columns, and at 80 digits carries made at digit 63
-    /// (the top bit of the mask's low word) and rippling on, and one from
-    /// digit 0 through every digit.
+    /// vectors, large columns, and at 80 digits a carry made by digit 63
+    /// (the top bit of the mask's low word, so that `g << 1` moves it into
+    /// the high word) rippling on, and one from digit 0 through every
+    /// digit.
     #[test]
     fn carries_ripple_through_full_digits() {
         if Token::detect().is_none() {
@@ -376,8 +386,8 @@ mod tests {
             assert_eq!(unsafe { normalized::<5>(cols) }, rippled(cols), "{cols:x?}");
         }
         let mut at_word = vec![7; 80];
-        at_word[63] = 1 << 52;
-        at_word[64..72].fill(MASK);
+        at_word[62] = 1 << 52;
+        at_word[63..72].fill(MASK);
         let mut through = vec![MASK; 80];
         through[0] = 1 << 52;
         through[70] = 4;
