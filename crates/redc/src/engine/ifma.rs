@@ -34,6 +34,7 @@ use crate::kernel::{Consts, neg_inv};
 use crate::nat::Nat;
 use crate::nat::limbs;
 use crate::secret::SecretNat;
+use core::arch::x86_64::{__cpuid, __cpuid_count};
 use lanes::{DIGIT, Exponents, Input, LANES, Token, Vector, Y, Z, pairs, single};
 use std::sync::Arc;
 use zeroize::{Zeroize, Zeroizing};
@@ -45,12 +46,20 @@ const CLASSES: [usize; 8] = [10, 20, 30, 40, 60, 80, 120, 160];
 
 /// The IFMA backend: only [`Ifma::detect`] makes one.
 #[derive(Debug, Clone, Copy)]
-pub struct Ifma(Token);
+pub struct Ifma {
+    token: Token,
+    /// This CPU's first-level data cache in bytes, where CPUID says it
+    /// (the window widths of [`window`] follow it).
+    l1d: Option<usize>,
+}
 
 impl Ifma {
     /// The backend, if this CPU has AVX-512F and AVX-512 IFMA.
     pub fn detect() -> Option<Ifma> {
-        Token::detect().map(Ifma)
+        Token::detect().map(|token| Ifma {
+            token,
+            l1d: l1d_bytes(),
+        })
     }
 
     /// For each job `(n, b)`, `b^(count+1) mod n` by `count` Montgomery
@@ -293,7 +302,7 @@ impl Ifma {
         // whole table: OpenSSL's thresholds.
         let width = match shared {
             Some(_) => default_window(exp_bits),
-            None => window(exp_bits, tasks.len() > Y::LANES),
+            None => window(exp_bits, (tasks.len() > Y::LANES).then_some(d), self.l1d),
         };
         // digits[w][l]: window w of lane l's exponent (zero for idle lanes).
         let windows = if shared.is_some() {
@@ -343,7 +352,7 @@ impl Ifma {
         macro_rules! dispatch {
             ($($c:literal),*) => {
                 match d {
-                    $($c => run_class::<$c>(self.0, layout, &input, exps, tasks),)*
+                    $($c => run_class::<$c>(self.token, layout, &input, exps, tasks),)*
                     _ => unreachable!("prepare takes a class of CLASSES"),
                 }
             };
@@ -377,14 +386,17 @@ fn run_class<const D: usize>(
     answers
 }
 
-/// The fixed-window width of the IFMA kernels for exponents of `bits` bits,
-/// `wide` for the 512-bit (eight-lane) kernel: 4 from 240 bits up to 767
-/// bits, and up to 2048 bits on the wide kernel; 5 above; below 240 bits
-/// [`default_window`] (OpenSSL's thresholds, which give 6 from 672 bits).
+/// The fixed-window width of the IFMA kernels for exponents of `bits` bits:
+/// 4 from 240 bits up to 767 bits; on the wide (eight-lane) kernel, for
+/// `wide = Some(D)` digits, also up to 2048 bits while its 4-bit table fits
+/// in `l1d`, the CPU's first-level data cache (assumed when unknown); 5
+/// above; below 240 bits [`default_window`] (OpenSSL's thresholds, which
+/// give 6 from 672 bits).
 ///
-/// Measured with the engine on the project's Sapphire Rapids guest, one
-/// thread, exponents as long as the modulus, the median of three runs of
-/// the best of 7-15, µs for windows 3 / 4 / 5 / 6:
+/// Measured with the engine on the project's Sapphire Rapids guest (48 KiB
+/// first-level data cache), one thread, exponents as long as the modulus,
+/// the median of three runs of the best of 7-15, µs for windows 3 / 4 / 5 /
+/// 6:
 ///
 /// | bits | one job (2-way; at 4096 bits the 256-bit lanes, as then) | four (256-bit) | eight (512-bit) |
 /// |---|---|---|---|
@@ -398,14 +410,44 @@ fn run_class<const D: usize>(
 /// A window's table is `2^k · D` vectors, read in full by every
 /// constant-time select; on the wide kernel a 6-bit table of 1024-bit
 /// numbers is 80 KiB, beyond the 48 KiB first-level cache, and takes 25%
-/// longer than a 4-bit one.
-fn window(bits: usize, wide: bool) -> u32 {
+/// longer than a 4-bit one. On the project's Zen 4 (32 KiB), eight jobs,
+/// the median of the best of 7-9 over 3-8 runs, µs for windows 4 / 5 / 6:
+/// 1024 bits (a 4-bit table of 20 KiB) 557 / 596 / 654, 1536 bits (30 KiB)
+/// 1,897 / 1,837 (best runs 1,826 / 1,831: a tie), 2048 bits (40 KiB,
+/// which it does not hold) 4,139 / 4,022: there 5 wins by 3%, where the
+/// Xeon, which holds it, has 4 ahead by 0.5%. One job (the 1-way kernel)
+/// and four: 4 and 5 within the noise, 6 slower.
+fn window(bits: usize, wide: Option<usize>, l1d: Option<usize>) -> u32 {
+    // Bytes of a 4-bit table of `D`-digit numbers on 512-bit vectors.
+    let table4 = |d: usize| 16 * d * 64;
     match bits {
         0..=239 => default_window(bits),
         240..=767 => 4,
-        768..=2048 if wide => 4,
+        768..=2048 if wide.is_some_and(|d| l1d.is_none_or(|c| table4(d) <= c)) => 4,
         _ => 5,
     }
+}
+
+/// The size in bytes of this CPU's first-level data cache, from CPUID's
+/// deterministic cache parameters (leaf 4 on Intel, `0x8000_001D` on AMD),
+/// or `None` where neither describes it (a hypervisor may hide them).
+fn l1d_bytes() -> Option<usize> {
+    [(0, 4), (0x8000_0000, 0x8000_001D)]
+        .into_iter()
+        .find_map(|(base, leaf)| {
+            // A leaf above the highest one (read first) is not asked.
+            (__cpuid(base).eax >= leaf).then_some(())?;
+            (0..16)
+                .map(|i| __cpuid_count(leaf, i))
+                // Type (bits 4:0) 0: no more caches; 1: data, at level 1 (7:5).
+                .take_while(|r| r.eax & 0x1f != 0)
+                .find(|r| r.eax & 0x1f == 1 && (r.eax >> 5) & 7 == 1)
+                .map(|r| {
+                    let field = |x: u32, at: u32, bits: u32| ((x >> at) & ((1 << bits) - 1)) as usize + 1;
+                    // Ways × partitions × line size × sets.
+                    field(r.ebx, 22, 10) * field(r.ebx, 12, 10) * field(r.ebx, 0, 12) * (r.ecx as usize + 1)
+                })
+        })
 }
 
 /// `x` as `d` little-endian 52-bit digits. Pre: `x < 2^(52·d)`.
@@ -435,6 +477,33 @@ fn from_digits52(d: impl IntoIterator<Item = u64>, s: usize) -> SecretNat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The wide kernel's 4-bit window up to 2048 bits while its table fits
+    /// in the first-level data cache: at 2048 bits (40 digits, 40 KiB) on
+    /// the Xeon's 48 KiB, not on Zen 4's 32 KiB; at 1536 bits (30 KiB) on
+    /// both; assumed when the size is unknown. Four lanes and one job: 5.
+    #[test]
+    fn windows_follow_the_first_level_cache() {
+        let (xeon, zen4) = (Some(48 << 10), Some(32 << 10));
+        assert_eq!(window(2048, Some(40), xeon), 4);
+        assert_eq!(window(2048, Some(40), zen4), 5);
+        assert_eq!(window(2048, Some(40), None), 4);
+        assert_eq!(window(1536, Some(30), zen4), 4);
+        assert_eq!(window(1024, Some(20), zen4), 4);
+        assert_eq!(window(2049, Some(60), xeon), 5);
+        assert_eq!(window(2048, None, xeon), 5);
+        assert_eq!(window(512, None, zen4), 4);
+        assert_eq!(window(100, Some(10), zen4), default_window(100));
+    }
+
+    /// Where CPUID describes the first-level data cache, a size such
+    /// caches have (16 KiB to 1 MiB).
+    #[test]
+    fn the_first_level_cache_is_read_plausibly() {
+        if let Some(k) = Ifma::detect() {
+            assert!(k.l1d.is_none_or(|c| (16 << 10..=1 << 20).contains(&c)), "{:?}", k.l1d);
+        }
+    }
 
     #[test]
     fn digit_conversions_round_trip() {
