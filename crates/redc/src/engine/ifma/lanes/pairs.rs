@@ -127,7 +127,10 @@ fn pow_avx512<const D: usize, const H: usize>(
         let mut y = amm(&x, &unit(), &k);
         // Vertical again (digit j of both numbers in lanes 0 and 1) for the
         // shared final subtraction.
-        reduce_out(vertical::<D, H>(&y), &vertical::<D, H>(&k.n), out);
+        // The moduli's copy is wiped too (they may be secret primes).
+        let mut n = vertical::<D, H>(&k.n);
+        reduce_out(vertical::<D, H>(&y), &n, out);
+        n.zeroize();
         y.zeroize();
     }
     x.zeroize();

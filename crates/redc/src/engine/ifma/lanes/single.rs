@@ -90,7 +90,10 @@ fn pow_avx512<const D: usize, const Q: usize>(
     unsafe {
         let mut y = amm(&x.0, &unit(), &k);
         // One digit per vector (lane 0) for the shared final subtraction.
-        reduce_out(vertical::<D, Q>(&y), &vertical::<D, Q>(&k.n.0), out);
+        // The modulus's copy is wiped too (it may be a secret prime).
+        let mut n = vertical::<D, Q>(&k.n.0);
+        reduce_out(vertical::<D, Q>(&y), &n, out);
+        n.zeroize();
         y.zeroize();
     }
     x.zeroize();
