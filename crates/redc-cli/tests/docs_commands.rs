@@ -3,7 +3,8 @@
 //!
 //! The fenced blocks of a file run in order, in one fresh scratch directory
 //! per file (also `HOME`, so `~/...` stays inside it), with `PATH` starting
-//! at a directory whose `redc` is the binary under test:
+//! at a directory whose `redc` is the binary under test and
+//! `REDC_PROVIDER` naming the OpenSSL provider library of this build:
 //!
 //! - ```` ```sh ````: a script, run whole by `bash -euo pipefail`; it must
 //!   exit 0.
@@ -334,6 +335,15 @@ fn lines_match(pattern: &[String], actual: &[&str]) -> bool {
     }
 }
 
+/// The provider library built for this test (a dev-dependency): beside the
+/// test binary, in `target/<profile>/deps`.
+fn provider_library() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary");
+    let library = exe.parent().expect("its directory").join("libredc_provider.so");
+    assert!(library.exists(), "no provider library at {}", library.display());
+    library
+}
+
 /// Run `script` with `bash -euo pipefail` in `dir`; its status and its
 /// stdout and stderr together.
 fn bash(dir: &Path, bin: &Path, args: &[&str]) -> (Option<i32>, String) {
@@ -344,6 +354,7 @@ fn bash(dir: &Path, bin: &Path, args: &[&str]) -> (Option<i32>, String) {
         .current_dir(dir)
         .env("PATH", path)
         .env("HOME", dir)
+        .env("REDC_PROVIDER", provider_library())
         .env_remove("REDC_BACKEND")
         .env_remove("REDC_SECURITY_LEVEL")
         .env_remove("REDC_KEY_PASSWORD")

@@ -75,7 +75,7 @@ impl HashAlg {
     }
 
     /// Parse a name, case-insensitively, accepting OpenSSL's and
-    /// Wycheproof's spellings (`SHA-256`, `sha256`, `SHA-512/224`,
+    /// Wycheproof's spellings (`SHA-256`, `SHA2-256`, `sha256`, `SHA-512/224`,
     /// `sha512-224`, `SHA3-256`, `SHAKE128`).
     pub fn from_name(name: &str) -> Option<Self> {
         let norm: String = name
@@ -86,6 +86,7 @@ impl HashAlg {
         let norm = match norm.as_str() {
             "sha-1" => "sha1".to_owned(),
             s if s.starts_with("sha-") => s.replacen("sha-", "sha", 1),
+            s if s.starts_with("sha2-") => s.replacen("sha2-", "sha", 1),
             s => s.to_owned(),
         };
         Self::ALL.into_iter().find(|h| h.name() == norm)
@@ -185,9 +186,11 @@ impl HashAlg {
     }
 }
 
-/// A streaming hash state.
+/// A streaming hash state (cloned to finish a copy and go on).
+#[derive(Clone)]
 pub struct Hasher(State);
 
+#[derive(Clone)]
 enum State {
     Sha1(sha1::Sha1),
     Sha224(sha2::Sha224),
@@ -258,6 +261,9 @@ mod tests {
         assert_eq!(HashAlg::from_name("SHA-512/224"), Some(HashAlg::Sha512_224));
         assert_eq!(HashAlg::from_name("SHA3-384"), Some(HashAlg::Sha3_384));
         assert_eq!(HashAlg::from_name("SHA-1"), Some(HashAlg::Sha1));
+        // OpenSSL 3's canonical names.
+        assert_eq!(HashAlg::from_name("SHA2-256"), Some(HashAlg::Sha256));
+        assert_eq!(HashAlg::from_name("SHA2-512/256"), Some(HashAlg::Sha512_256));
         assert_eq!(HashAlg::from_name("md5"), None);
     }
 

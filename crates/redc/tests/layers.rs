@@ -33,6 +33,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["redc", "redc-rsa", "redc-ffc", "redc-hw", "redc-cuda", "redc-bench"],
     ),
     ("redc-py", &["redc", "redc-rsa", "redc-cuda"]),
+    ("redc-provider", &["redc", "redc-rsa"]),
 ];
 
 /// Dependencies of a crate's tests, examples and benches only.
@@ -41,6 +42,8 @@ const ALLOWED_DEV: &[(&str, &[&str])] = &[
     ("redc-cuda", &["redc-cuda-sim"]),
     ("redc-cuda-sim", &["redc-rsa"]),
     ("redc-bench", &["redc-cuda-sim"]),
+    // docs/provider.md's commands run against the provider library.
+    ("redc-cli", &["redc-provider"]),
 ];
 
 fn workspace() -> PathBuf {

@@ -1,0 +1,148 @@
+//! The few types and numbers of OpenSSL's provider interface this provider
+//! uses (`openssl/core.h`, `core_dispatch.h`, `core_names.h`), and the
+//! libcrypto functions that put an error on OpenSSL's queue (`err.h`).
+//! They are ABI-stable across OpenSSL 3.x and 4.0.
+#![allow(unsafe_code)]
+
+use core::ffi::{c_char, c_int, c_uint, c_void};
+
+/// `OSSL_DISPATCH`: one function of a table, by its number.
+#[repr(C)]
+pub(crate) struct Dispatch {
+    pub(crate) id: c_int,
+    pub(crate) function: Option<unsafe extern "C" fn()>,
+}
+
+// SAFETY: the tables are immutable statics of function pointers.
+unsafe impl Sync for Dispatch {}
+
+/// `OSSL_ALGORITHM`: an algorithm's names, properties and functions.
+#[repr(C)]
+pub(crate) struct Algorithm {
+    pub(crate) names: *const c_char,
+    pub(crate) properties: *const c_char,
+    pub(crate) implementation: *const Dispatch,
+    pub(crate) description: *const c_char,
+}
+
+// SAFETY: the tables are immutable statics pointing at statics.
+unsafe impl Sync for Algorithm {}
+
+/// `OSSL_PARAM`: one named value passed in or out.
+#[repr(C)]
+pub(crate) struct Param {
+    pub(crate) key: *const c_char,
+    pub(crate) data_type: c_uint,
+    pub(crate) data: *mut c_void,
+    pub(crate) data_size: usize,
+    pub(crate) return_size: usize,
+}
+
+// SAFETY: the descriptor tables (the `*_types` answers) are immutable
+// statics whose pointers are null or point at static strings.
+unsafe impl Sync for Param {}
+
+impl Param {
+    /// A descriptor (for the `gettable`/`settable` lists): a key and a type.
+    pub(crate) const fn describe(key: &'static core::ffi::CStr, data_type: c_uint) -> Self {
+        Param {
+            key: key.as_ptr(),
+            data_type,
+            data: core::ptr::null_mut(),
+            data_size: 0,
+            return_size: UNMODIFIED,
+        }
+    }
+
+    /// The end of a list.
+    pub(crate) const END: Param = Param {
+        key: core::ptr::null(),
+        data_type: 0,
+        data: core::ptr::null_mut(),
+        data_size: 0,
+        return_size: 0,
+    };
+}
+
+/// `OSSL_PARAM_UNMODIFIED`: a `return_size` not written.
+pub(crate) const UNMODIFIED: usize = usize::MAX;
+
+/// `OSSL_PARAM` data types.
+pub(crate) const INTEGER: c_uint = 1;
+pub(crate) const UNSIGNED_INTEGER: c_uint = 2;
+pub(crate) const UTF8_STRING: c_uint = 4;
+pub(crate) const UTF8_PTR: c_uint = 6;
+
+/// Operation numbers (`OSSL_OP_*`).
+pub(crate) const OP_KEYMGMT: c_int = 10;
+pub(crate) const OP_SIGNATURE: c_int = 12;
+
+/// Provider functions (`OSSL_FUNC_PROVIDER_*`).
+pub(crate) const PROVIDER_TEARDOWN: c_int = 1024;
+pub(crate) const PROVIDER_GETTABLE_PARAMS: c_int = 1025;
+pub(crate) const PROVIDER_GET_PARAMS: c_int = 1026;
+pub(crate) const PROVIDER_QUERY_OPERATION: c_int = 1027;
+
+/// Key management functions (`OSSL_FUNC_KEYMGMT_*`).
+pub(crate) const KEYMGMT_NEW: c_int = 1;
+pub(crate) const KEYMGMT_FREE: c_int = 10;
+pub(crate) const KEYMGMT_GET_PARAMS: c_int = 11;
+pub(crate) const KEYMGMT_GETTABLE_PARAMS: c_int = 12;
+pub(crate) const KEYMGMT_HAS: c_int = 21;
+pub(crate) const KEYMGMT_VALIDATE: c_int = 22;
+pub(crate) const KEYMGMT_MATCH: c_int = 23;
+pub(crate) const KEYMGMT_IMPORT: c_int = 40;
+pub(crate) const KEYMGMT_IMPORT_TYPES: c_int = 41;
+pub(crate) const KEYMGMT_EXPORT: c_int = 42;
+pub(crate) const KEYMGMT_EXPORT_TYPES: c_int = 43;
+
+/// Key selections (`OSSL_KEYMGMT_SELECT_*`).
+pub(crate) const SELECT_PRIVATE_KEY: c_int = 0x01;
+pub(crate) const SELECT_PUBLIC_KEY: c_int = 0x02;
+
+/// Signature functions (`OSSL_FUNC_SIGNATURE_*`).
+pub(crate) const SIGNATURE_NEWCTX: c_int = 1;
+pub(crate) const SIGNATURE_SIGN_INIT: c_int = 2;
+pub(crate) const SIGNATURE_SIGN: c_int = 3;
+pub(crate) const SIGNATURE_VERIFY_INIT: c_int = 4;
+pub(crate) const SIGNATURE_VERIFY: c_int = 5;
+pub(crate) const SIGNATURE_DIGEST_SIGN_INIT: c_int = 8;
+pub(crate) const SIGNATURE_DIGEST_SIGN_UPDATE: c_int = 9;
+pub(crate) const SIGNATURE_DIGEST_SIGN_FINAL: c_int = 10;
+pub(crate) const SIGNATURE_DIGEST_VERIFY_INIT: c_int = 12;
+pub(crate) const SIGNATURE_DIGEST_VERIFY_UPDATE: c_int = 13;
+pub(crate) const SIGNATURE_DIGEST_VERIFY_FINAL: c_int = 14;
+pub(crate) const SIGNATURE_FREECTX: c_int = 16;
+pub(crate) const SIGNATURE_DUPCTX: c_int = 17;
+pub(crate) const SIGNATURE_GET_CTX_PARAMS: c_int = 18;
+pub(crate) const SIGNATURE_GETTABLE_CTX_PARAMS: c_int = 19;
+pub(crate) const SIGNATURE_SET_CTX_PARAMS: c_int = 20;
+pub(crate) const SIGNATURE_SETTABLE_CTX_PARAMS: c_int = 21;
+
+/// `ERR_LIB_PROV`, and the common reasons (`ERR_R_*`) this provider gives.
+const ERR_LIB_PROV: c_int = 57;
+const ERR_RFLAG_COMMON: c_int = 0x2 << 18;
+pub(crate) const REASON_INVALID_ARGUMENT: c_int = 262 | ERR_RFLAG_COMMON;
+pub(crate) const REASON_OPERATION_FAIL: c_int = 263 | ERR_RFLAG_COMMON;
+
+#[link(name = "crypto")]
+unsafe extern "C" {
+    fn ERR_new();
+    fn ERR_set_debug(file: *const c_char, line: c_int, func: *const c_char);
+    fn ERR_set_error(lib: c_int, reason: c_int, fmt: *const c_char, ...);
+}
+
+/// Puts an error on the calling thread's OpenSSL error queue: `reason`
+/// (one of the `REASON_*` above) and `message`, which names what was wrong
+/// and never a secret.
+pub(crate) fn raise(reason: c_int, message: &str) {
+    let text: Vec<u8> = message.bytes().filter(|&b| b != 0).chain([0]).collect();
+    // SAFETY: ERR_new and ERR_set_debug take no pointers but static C
+    // strings; ERR_set_error reads "%s" and one NUL-terminated string,
+    // which lives across the call.
+    unsafe {
+        ERR_new();
+        ERR_set_debug(c"redc-provider".as_ptr(), 0, c"redc".as_ptr());
+        ERR_set_error(ERR_LIB_PROV, reason, c"%s".as_ptr(), text.as_ptr().cast::<c_char>());
+    }
+}

@@ -1,0 +1,178 @@
+//! `redc-provider`: redc inside OpenSSL 3 and 4, as a provider (a shared
+//! library OpenSSL loads by `-provider redc` with `-provider-path`, or by
+//! `openssl.cnf`), so that every program linked to OpenSSL reaches redc's
+//! RSA.
+//!
+//! It offers RSA key management ([`keymgmt`]: keys loaded by any program,
+//! moved here by OpenSSL through their parameters) and RSA signatures
+//! ([`signature`]: PKCS#1 v1.5 and PSS, of a digest or a message), both
+//! under the property `provider=redc`. What it does not offer, OpenSSL
+//! takes from the default provider. The private operations are
+//! redc-rsa's, blinded and checked with `e`. Errors go on OpenSSL's error
+//! queue with a message naming what was wrong; a panic is caught at the
+//! boundary and becomes such an error.
+//!
+//! The build links the libcrypto it is built against (its error queue): one
+//! build per OpenSSL ABI, the system's 3.x by default.
+#![allow(unsafe_code)]
+
+mod ffi;
+pub mod keymgmt;
+mod params;
+pub mod signature;
+
+use core::ffi::{CStr, c_int, c_void};
+use ffi::{Algorithm, Dispatch, Param};
+
+/// A dispatch table entry: function `$f` under OpenSSL's number `$id`.
+macro_rules! entry {
+    ($id:expr, $f:expr) => {
+        $crate::ffi::Dispatch {
+            id: $id,
+            // SAFETY: OpenSSL calls the function through the type its number
+            // stands for in `core_dispatch.h`, which is `$f`'s type.
+            function: Some(unsafe { core::mem::transmute::<*const (), unsafe extern "C" fn()>($f as *const ()) }),
+        }
+    };
+}
+pub(crate) use entry;
+
+/// Runs `body` for an OpenSSL call: 1 on success; on an error, the error on
+/// OpenSSL's queue and 0; a panic is caught (never unwinds into C) and
+/// reported the same way.
+pub(crate) fn guard(body: impl FnOnce() -> Result<(), String>) -> c_int {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(Ok(())) => 1,
+        Ok(Err(message)) => {
+            ffi::raise(ffi::REASON_INVALID_ARGUMENT, &message);
+            0
+        }
+        Err(_) => {
+            ffi::raise(ffi::REASON_OPERATION_FAIL, "internal error in redc-provider");
+            0
+        }
+    }
+}
+
+/// The names OpenSSL knows RSA by (`rsaEncryption`), and the property every
+/// algorithm here carries.
+const RSA_NAMES: &CStr = c"RSA:rsaEncryption:1.2.840.113549.1.1.1";
+const PROPERTIES: &CStr = c"provider=redc";
+
+static KEYMGMT: [Algorithm; 2] = [
+    Algorithm {
+        names: RSA_NAMES.as_ptr(),
+        properties: PROPERTIES.as_ptr(),
+        implementation: keymgmt::FUNCTIONS.as_ptr(),
+        description: c"redc RSA key management".as_ptr(),
+    },
+    END,
+];
+
+static SIGNATURE: [Algorithm; 2] = [
+    Algorithm {
+        names: RSA_NAMES.as_ptr(),
+        properties: PROPERTIES.as_ptr(),
+        implementation: signature::FUNCTIONS.as_ptr(),
+        description: c"redc RSA signatures (PKCS#1 v1.5, PSS)".as_ptr(),
+    },
+    END,
+];
+
+const END: Algorithm = Algorithm {
+    names: core::ptr::null(),
+    properties: core::ptr::null(),
+    implementation: core::ptr::null(),
+    description: core::ptr::null(),
+};
+
+unsafe extern "C" fn query_operation(
+    _provctx: *mut c_void,
+    operation: c_int,
+    no_cache: *mut c_int,
+) -> *const Algorithm {
+    if !no_cache.is_null() {
+        // SAFETY: OpenSSL passes a writable int.
+        unsafe { *no_cache = 0 };
+    }
+    match operation {
+        ffi::OP_KEYMGMT => KEYMGMT.as_ptr(),
+        ffi::OP_SIGNATURE => SIGNATURE.as_ptr(),
+        _ => core::ptr::null(),
+    }
+}
+
+/// What the provider's `get_params` answers.
+static PROVIDER_PARAMS: [Param; 5] = [
+    Param::describe(c"name", ffi::UTF8_PTR),
+    Param::describe(c"version", ffi::UTF8_PTR),
+    Param::describe(c"buildinfo", ffi::UTF8_PTR),
+    Param::describe(c"status", ffi::INTEGER),
+    Param::END,
+];
+
+const VERSION: &CStr = match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+    Ok(v) => v,
+    Err(_) => c"unknown",
+};
+
+unsafe extern "C" fn gettable_params(_provctx: *mut c_void) -> *const Param {
+    PROVIDER_PARAMS.as_ptr()
+}
+
+unsafe extern "C" fn get_params(_provctx: *mut c_void, list: *mut Param) -> c_int {
+    guard(|| {
+        let text = [(c"name", c"redc"), (c"version", VERSION), (c"buildinfo", VERSION)];
+        for (key, value) in text {
+            // SAFETY: OpenSSL's list to fill.
+            if let Some(p) = unsafe { params::find_mut(list, key) }
+                && !params::set_utf8(p, value)
+            {
+                return Err(format!("cannot answer {}", key.to_string_lossy()));
+            }
+        }
+        // SAFETY: as above.
+        if let Some(p) = unsafe { params::find_mut(list, c"status") }
+            && !params::set_int(p, 1)
+        {
+            return Err("cannot answer status".into());
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn teardown(_provctx: *mut c_void) {}
+
+static PROVIDER: [Dispatch; 5] = [
+    entry!(ffi::PROVIDER_TEARDOWN, teardown),
+    entry!(ffi::PROVIDER_GETTABLE_PARAMS, gettable_params),
+    entry!(ffi::PROVIDER_GET_PARAMS, get_params),
+    entry!(ffi::PROVIDER_QUERY_OPERATION, query_operation),
+    Dispatch { id: 0, function: None },
+];
+
+/// The provider's entry point, which OpenSSL looks up by name when it
+/// loads the library: hands back the provider's functions and a context
+/// (unused: every key and operation carries its own state).
+///
+/// # Safety
+///
+/// Called by OpenSSL with writable `out` and `provctx`: `out` receives an
+/// `OSSL_DISPATCH` table (`core` is OpenSSL's, unused).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn OSSL_provider_init(
+    handle: *const c_void,
+    _core: *const c_void,
+    out: *mut *const c_void,
+    provctx: *mut *mut c_void,
+) -> c_int {
+    if out.is_null() || provctx.is_null() {
+        return 0;
+    }
+    // SAFETY: OpenSSL's contract: both are writable.
+    unsafe {
+        *out = PROVIDER.as_ptr().cast();
+        *provctx = handle.cast_mut();
+    }
+    1
+}

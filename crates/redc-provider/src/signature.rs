@@ -1,0 +1,315 @@
+//! RSA signatures (`OSSL_OP_SIGNATURE`): PKCS#1 v1.5 (with a digest's
+//! `DigestInfo`, or over raw bytes when no digest is set, as OpenSSL's
+//! `pkeyutl -sign` does) and PSS, of a digest (`EVP_PKEY_sign`/`_verify`)
+//! or of a message hashed here (`EVP_DigestSign*`/`EVP_DigestVerify*`).
+//! The private operation is redc-rsa's: blinded, by Garner's CRT on the
+//! engine's latency path, checked with `e` before it is released. This
+//! module holds the functions OpenSSL calls; the context and the schemes
+//! are in `scheme`.
+#![allow(unsafe_code)]
+
+mod scheme;
+
+use crate::ffi::{self, Dispatch, Param};
+use crate::keymgmt::key_of;
+use crate::{entry, guard, params};
+use core::ffi::{CStr, c_char, c_int, c_void};
+use redc_rsa::HashAlg;
+use scheme::{Ctx, PKCS1, hash_named, set, sign_digest, verify_digest};
+
+/// What `set_ctx_params` takes, every one as a string as OpenSSL's own
+/// RSA signature declares them: the text of `-pkeyopt` and `-sigopt` is
+/// converted by these types (an integer is taken too).
+static SETTABLE: [Param; 7] = [
+    Param::describe(c"pad-mode", ffi::UTF8_STRING),
+    Param::describe(c"digest", ffi::UTF8_STRING),
+    Param::describe(c"properties", ffi::UTF8_STRING),
+    Param::describe(c"saltlen", ffi::UTF8_STRING),
+    Param::describe(c"mgf1-digest", ffi::UTF8_STRING),
+    Param::describe(c"mgf1-properties", ffi::UTF8_STRING),
+    Param::END,
+];
+
+/// What `get_ctx_params` answers.
+static GETTABLE: [Param; 3] = [
+    Param::describe(c"pad-mode", ffi::INTEGER),
+    Param::describe(c"saltlen", ffi::INTEGER),
+    Param::END,
+];
+
+/// The signature functions.
+pub(crate) static FUNCTIONS: [Dispatch; 18] = [
+    entry!(ffi::SIGNATURE_NEWCTX, newctx),
+    entry!(ffi::SIGNATURE_FREECTX, freectx),
+    entry!(ffi::SIGNATURE_DUPCTX, dupctx),
+    entry!(ffi::SIGNATURE_SIGN_INIT, sign_init),
+    entry!(ffi::SIGNATURE_SIGN, sign),
+    entry!(ffi::SIGNATURE_VERIFY_INIT, verify_init),
+    entry!(ffi::SIGNATURE_VERIFY, verify),
+    entry!(ffi::SIGNATURE_DIGEST_SIGN_INIT, digest_sign_init),
+    entry!(ffi::SIGNATURE_DIGEST_SIGN_UPDATE, digest_update),
+    entry!(ffi::SIGNATURE_DIGEST_SIGN_FINAL, digest_sign_final),
+    entry!(ffi::SIGNATURE_DIGEST_VERIFY_INIT, digest_verify_init),
+    entry!(ffi::SIGNATURE_DIGEST_VERIFY_UPDATE, digest_update),
+    entry!(ffi::SIGNATURE_DIGEST_VERIFY_FINAL, digest_verify_final),
+    entry!(ffi::SIGNATURE_GET_CTX_PARAMS, get_ctx_params),
+    entry!(ffi::SIGNATURE_GETTABLE_CTX_PARAMS, gettable),
+    entry!(ffi::SIGNATURE_SET_CTX_PARAMS, set_ctx_params),
+    entry!(ffi::SIGNATURE_SETTABLE_CTX_PARAMS, settable),
+    Dispatch { id: 0, function: None },
+];
+
+/// The context behind OpenSSL's pointer.
+///
+/// # Safety
+///
+/// `ctx` is null or a pointer [`newctx`] or [`dupctx`] returned and
+/// [`freectx`] did not free, not otherwise referenced during the call.
+unsafe fn ctx_mut<'a>(ctx: *mut c_void) -> Result<&'a mut Ctx, String> {
+    // SAFETY: the caller's contract.
+    unsafe { ctx.cast::<Ctx>().as_mut() }.ok_or_else(|| "no signature context".into())
+}
+
+/// A slice from OpenSSL's pointer and length (empty for a null pointer).
+///
+/// # Safety
+///
+/// `data` is null or points at `len` readable bytes.
+unsafe fn slice<'a>(data: *const u8, len: usize) -> &'a [u8] {
+    if data.is_null() || len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { core::slice::from_raw_parts(data, len) }
+}
+
+unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
+    let ctx = Ctx {
+        key: None,
+        pad: PKCS1,
+        md: None,
+        mgf1: None,
+        salt: -2,
+        hasher: None,
+    };
+    Box::into_raw(Box::new(ctx)).cast()
+}
+
+unsafe extern "C" fn freectx(ctx: *mut c_void) {
+    if !ctx.is_null() {
+        // SAFETY: OpenSSL frees what `newctx` or `dupctx` made, once.
+        drop(unsafe { Box::from_raw(ctx.cast::<Ctx>()) });
+    }
+}
+
+unsafe extern "C" fn dupctx(ctx: *mut c_void) -> *mut c_void {
+    // SAFETY: OpenSSL passes a context `newctx` made.
+    match unsafe { ctx.cast::<Ctx>().as_ref() } {
+        Some(ctx) => Box::into_raw(Box::new(ctx.clone())).cast(),
+        None => core::ptr::null_mut(),
+    }
+}
+
+/// Starts an operation on `provkey` (a private key to sign), with `list`.
+///
+/// # Safety
+///
+/// As [`ctx_mut`] and [`key_of`]; `list` as [`params::entries`].
+unsafe fn init<'a>(
+    ctx: *mut c_void,
+    provkey: *mut c_void,
+    list: *const Param,
+    signing: bool,
+) -> Result<&'a mut Ctx, String> {
+    // SAFETY: the caller's contract.
+    let ctx = unsafe { ctx_mut(ctx)? };
+    // SAFETY: the caller's contract.
+    if let Some(key) = unsafe { key_of(provkey) } {
+        if signing && key.private.is_none() {
+            return Err("signing needs a private key".into());
+        }
+        ctx.key = Some(key);
+    } else if ctx.key.is_none() {
+        return Err("no RSA key".into());
+    }
+    ctx.hasher = None;
+    // SAFETY: the caller's contract.
+    unsafe { set(ctx, list)? };
+    Ok(ctx)
+}
+
+unsafe extern "C" fn sign_init(ctx: *mut c_void, provkey: *mut c_void, list: *const Param) -> c_int {
+    // SAFETY: OpenSSL's arguments, as `init` needs them.
+    guard(|| unsafe { init(ctx, provkey, list, true) }.map(drop))
+}
+
+unsafe extern "C" fn verify_init(ctx: *mut c_void, provkey: *mut c_void, list: *const Param) -> c_int {
+    // SAFETY: as `sign_init`.
+    guard(|| unsafe { init(ctx, provkey, list, false) }.map(drop))
+}
+
+/// The digest-and-sign start: the digest `mdname` (SHA-256 when none).
+///
+/// # Safety
+///
+/// As [`init`]; `mdname` null or a C string.
+unsafe fn digest_init(
+    ctx: *mut c_void,
+    mdname: *const c_char,
+    provkey: *mut c_void,
+    list: *const Param,
+    signing: bool,
+) -> Result<(), String> {
+    // SAFETY: the caller's contract.
+    let ctx = unsafe { init(ctx, provkey, list, signing)? };
+    let md = match mdname.is_null() {
+        // SAFETY: the caller's contract.
+        false => hash_named(&unsafe { CStr::from_ptr(mdname) }.to_string_lossy())?,
+        true => ctx.md.unwrap_or(HashAlg::Sha256),
+    };
+    ctx.md = Some(md);
+    ctx.hasher = Some(md.hasher());
+    Ok(())
+}
+
+unsafe extern "C" fn digest_sign_init(
+    ctx: *mut c_void,
+    mdname: *const c_char,
+    provkey: *mut c_void,
+    list: *const Param,
+) -> c_int {
+    // SAFETY: OpenSSL's arguments.
+    guard(|| unsafe { digest_init(ctx, mdname, provkey, list, true) })
+}
+
+unsafe extern "C" fn digest_verify_init(
+    ctx: *mut c_void,
+    mdname: *const c_char,
+    provkey: *mut c_void,
+    list: *const Param,
+) -> c_int {
+    // SAFETY: OpenSSL's arguments.
+    guard(|| unsafe { digest_init(ctx, mdname, provkey, list, false) })
+}
+
+unsafe extern "C" fn digest_update(ctx: *mut c_void, data: *const u8, len: usize) -> c_int {
+    guard(|| {
+        // SAFETY: OpenSSL's context and data.
+        let (ctx, data) = unsafe { (ctx_mut(ctx)?, slice(data, len)) };
+        ctx.hasher.as_mut().ok_or("the digest was not started")?.update(data);
+        Ok(())
+    })
+}
+
+/// The digest of what was hashed so far (the state is kept: OpenSSL may
+/// finish a copy and go on).
+fn digest_so_far(ctx: &Ctx) -> Result<Vec<u8>, String> {
+    Ok(ctx.hasher.clone().ok_or("the digest was not started")?.finish())
+}
+
+/// Writes `sig` to OpenSSL's buffer, or only its length when the buffer
+/// is null.
+///
+/// # Safety
+///
+/// `out` is null or has `size` writable bytes; `len` is writable.
+unsafe fn answer(
+    ctx: &Ctx,
+    out: *mut u8,
+    len: *mut usize,
+    size: usize,
+    make: impl FnOnce() -> Result<Vec<u8>, String>,
+) -> Result<(), String> {
+    let k = ctx.key.as_ref().ok_or("no RSA key")?.public.size();
+    if len.is_null() {
+        return Err("no signature length pointer".into());
+    }
+    if out.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { *len = k };
+        return Ok(());
+    }
+    if size < k {
+        return Err(format!("the signature buffer has {size} bytes, not {k}"));
+    }
+    let sig = make()?;
+    // SAFETY: the caller's contract; `sig` has `k <= size` bytes.
+    unsafe {
+        core::ptr::copy_nonoverlapping(sig.as_ptr(), out, sig.len());
+        *len = sig.len();
+    }
+    Ok(())
+}
+
+unsafe extern "C" fn sign(
+    ctx: *mut c_void,
+    sig: *mut u8,
+    siglen: *mut usize,
+    sigsize: usize,
+    tbs: *const u8,
+    tbslen: usize,
+) -> c_int {
+    guard(|| {
+        // SAFETY: OpenSSL's context and buffers.
+        unsafe {
+            let ctx = ctx_mut(ctx)?;
+            let tbs = slice(tbs, tbslen);
+            answer(ctx, sig, siglen, sigsize, || sign_digest(ctx, tbs))
+        }
+    })
+}
+
+unsafe extern "C" fn verify(ctx: *mut c_void, sig: *const u8, siglen: usize, tbs: *const u8, tbslen: usize) -> c_int {
+    guard(|| {
+        // SAFETY: OpenSSL's context and buffers.
+        unsafe { verify_digest(ctx_mut(ctx)?, slice(sig, siglen), slice(tbs, tbslen)) }
+    })
+}
+
+unsafe extern "C" fn digest_sign_final(ctx: *mut c_void, sig: *mut u8, siglen: *mut usize, sigsize: usize) -> c_int {
+    guard(|| {
+        // SAFETY: OpenSSL's context and buffers.
+        unsafe {
+            let ctx = ctx_mut(ctx)?;
+            answer(ctx, sig, siglen, sigsize, || sign_digest(ctx, &digest_so_far(ctx)?))
+        }
+    })
+}
+
+unsafe extern "C" fn digest_verify_final(ctx: *mut c_void, sig: *const u8, siglen: usize) -> c_int {
+    guard(|| {
+        // SAFETY: OpenSSL's context and buffer.
+        let (ctx, sig) = unsafe { (ctx_mut(ctx)?, slice(sig, siglen)) };
+        verify_digest(ctx, sig, &digest_so_far(ctx)?)
+    })
+}
+
+unsafe extern "C" fn set_ctx_params(ctx: *mut c_void, list: *const Param) -> c_int {
+    // SAFETY: OpenSSL's context and parameters.
+    guard(|| unsafe { set(ctx_mut(ctx)?, list) })
+}
+
+unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, list: *mut Param) -> c_int {
+    guard(|| {
+        // SAFETY: OpenSSL's context.
+        let ctx = unsafe { ctx_mut(ctx)? };
+        let ints = [(c"pad-mode", ctx.pad), (c"saltlen", ctx.salt)];
+        for (name, value) in ints {
+            // SAFETY: OpenSSL's list to fill.
+            if let Some(p) = unsafe { params::find_mut(list, name) }
+                && !params::set_int(p, value)
+            {
+                return Err(format!("cannot answer {}", name.to_string_lossy()));
+            }
+        }
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn gettable(_ctx: *mut c_void, _provctx: *mut c_void) -> *const Param {
+    GETTABLE.as_ptr()
+}
+
+unsafe extern "C" fn settable(_ctx: *mut c_void, _provctx: *mut c_void) -> *const Param {
+    SETTABLE.as_ptr()
+}

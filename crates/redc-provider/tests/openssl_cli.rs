@@ -1,0 +1,258 @@
+//! The provider through the system's `openssl` command, as a user loads it
+//! (`-provider-path DIR -provider redc -provider default -propquery
+//! ?provider=redc`): listed by OpenSSL; RSA signatures made with it verify
+//! under the default provider and the default provider's verify with it,
+//! for PKCS#1 v1.5 and PSS, of messages (`dgst`) and of digests and raw
+//! bytes (`pkeyutl`), for two-prime and three-prime keys; bad parameters
+//! and bad signatures fail with redc's message on OpenSSL's error queue.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// A directory holding the provider as `redc.so` (the name `-provider redc`
+/// loads) and two keys, made once for every test.
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("redc-provider-cli");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // The test binary is in target/<profile>/deps, beside the library.
+        let exe = std::env::current_exe().unwrap();
+        let library = exe.parent().unwrap().join("libredc_provider.so");
+        assert!(library.exists(), "no provider at {}", library.display());
+        std::os::unix::fs::symlink(&library, dir.join("redc.so")).unwrap();
+        for (name, primes) in [("two", "2"), ("three", "3")] {
+            let key = format!("{name}.pem");
+            run(
+                &dir,
+                &[
+                    "genpkey",
+                    "-algorithm",
+                    "RSA",
+                    "-pkeyopt",
+                    "rsa_keygen_bits:2048",
+                    "-pkeyopt",
+                ],
+            )
+            .arg(format!("rsa_keygen_primes:{primes}"))
+            .args(["-out", &key])
+            .ok();
+            run(&dir, &["pkey", "-in", &key, "-pubout", "-out", &format!("{name}.pub")]).ok();
+        }
+        std::fs::write(dir.join("msg"), b"a message to sign\n").unwrap();
+        dir
+    })
+}
+
+/// An `openssl` command in `dir`.
+fn run(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new("openssl");
+    c.current_dir(dir).args(args);
+    c
+}
+
+/// The options that load redc beside the default provider and prefer it.
+const WITH_REDC: [&str; 8] = [
+    "-provider-path",
+    ".",
+    "-provider",
+    "redc",
+    "-provider",
+    "default",
+    "-propquery",
+    "?provider=redc",
+];
+
+trait Checked {
+    /// Runs, and panics with the output unless the command succeeded.
+    fn ok(&mut self) -> Output;
+    /// Runs, and panics unless the command failed; its stderr.
+    fn fails(&mut self) -> String;
+}
+
+impl Checked for Command {
+    fn ok(&mut self) -> Output {
+        let out = self.output().expect("openssl runs");
+        assert!(
+            out.status.success(),
+            "{self:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    fn fails(&mut self) -> String {
+        let out = self.output().expect("openssl runs");
+        assert!(!out.status.success(), "{self:?} succeeded");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+}
+
+#[test]
+fn openssl_lists_the_provider_and_its_algorithms() {
+    let dir = scratch();
+    let out = run(dir, &["list", "-signature-algorithms", "-key-managers"])
+        .args(WITH_REDC)
+        .ok();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let ours: Vec<&str> = text.lines().filter(|l| l.ends_with("@ redc")).collect();
+    assert_eq!(ours.len(), 2, "{text}");
+    assert!(ours.iter().all(|l| l.contains("rsaEncryption")), "{text}");
+    let out = run(dir, &["list", "-providers", "-verbose"]).args(WITH_REDC).ok();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("name: redc") && text.contains("status: active"), "{text}");
+}
+
+/// `dgst` signatures with `opts` (`-sigopt` pairs) and `digest`: made by
+/// redc, verified by the default provider, and the reverse.
+fn dgst_both_ways(key: &str, digest: &str, opts: &[&str]) {
+    let dir = scratch();
+    let (private, public) = (format!("{key}.pem"), format!("{key}.pub"));
+    let sigopts: Vec<String> = opts
+        .iter()
+        .flat_map(|o| ["-sigopt".to_owned(), (*o).to_owned()])
+        .collect();
+    let tag = format!("{key}{digest}{}", opts.join("").replace([':', '-'], ""));
+    for (signer, verifier, name) in [(true, false, "redc"), (false, true, "default")] {
+        let sig = format!("{tag}.{name}.sig");
+        let mut sign = run(dir, &["dgst", digest, "-sign", &private, "-out", &sig]);
+        sign.args(&sigopts);
+        if signer {
+            sign.args(WITH_REDC);
+        }
+        sign.arg("msg").ok();
+        let mut verify = run(dir, &["dgst", digest, "-verify", &public, "-signature", &sig]);
+        verify.args(&sigopts);
+        if verifier {
+            verify.args(WITH_REDC);
+        }
+        let out = verify.arg("msg").ok();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            "Verified OK",
+            "{tag} signed by {name}"
+        );
+    }
+}
+
+#[test]
+fn pkcs1v15_signatures_interoperate_both_ways() {
+    for key in ["two", "three"] {
+        for digest in ["-sha256", "-sha384", "-sha512", "-sha1", "-sha3-256"] {
+            dgst_both_ways(key, digest, &[]);
+        }
+    }
+}
+
+#[test]
+fn pss_signatures_interoperate_both_ways() {
+    for key in ["two", "three"] {
+        for salt in ["-1", "-2", "0", "20"] {
+            let salt = format!("rsa_pss_saltlen:{salt}");
+            dgst_both_ways(key, "-sha256", &["rsa_padding_mode:pss", &salt]);
+        }
+    }
+    dgst_both_ways("two", "-sha512", &["rsa_padding_mode:pss", "rsa_mgf1_md:sha256"]);
+}
+
+#[test]
+fn pkeyutl_signs_digests_and_raw_bytes_both_ways() {
+    let dir = scratch();
+    run(dir, &["dgst", "-sha256", "-binary", "-out", "digest", "msg"]).ok();
+    let cases: [(&str, &[&str]); 3] = [
+        ("digest", &["-pkeyopt", "digest:sha256"]),
+        (
+            "digest",
+            &["-pkeyopt", "digest:sha256", "-pkeyopt", "rsa_padding_mode:pss"],
+        ),
+        ("msg", &[]),
+    ];
+    for (i, (input, opts)) in cases.iter().enumerate() {
+        for (signer, name) in [(true, "redc"), (false, "default")] {
+            let sig = format!("pkeyutl{i}.{name}.sig");
+            let mut sign = run(
+                dir,
+                &["pkeyutl", "-sign", "-inkey", "two.pem", "-in", input, "-out", &sig],
+            );
+            sign.args(*opts);
+            if signer {
+                sign.args(WITH_REDC);
+            }
+            sign.ok();
+            let mut verify = run(
+                dir,
+                &[
+                    "pkeyutl", "-verify", "-pubin", "-inkey", "two.pub", "-in", input, "-sigfile", &sig,
+                ],
+            );
+            verify.args(*opts);
+            if !signer {
+                verify.args(WITH_REDC);
+            }
+            let out = verify.ok();
+            assert!(
+                String::from_utf8_lossy(&out.stdout).contains("Signature Verified Successfully"),
+                "case {i} signed by {name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_parameters_and_signatures_fail_with_redcs_message() {
+    let dir = scratch();
+    let sign = |opts: &[&str]| {
+        run(dir, &["dgst", "-sha256", "-sign", "two.pem", "-out", "bad.sig"])
+            .args(opts)
+            .args(WITH_REDC)
+            .arg("msg")
+            .fails()
+    };
+    let err = sign(&["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:-9"]);
+    assert!(err.contains("salt length -9 is not valid"), "{err}");
+    let err = sign(&["-sigopt", "rsa_padding_mode:x931"]);
+    assert!(err.contains("padding mode x931 is not supported"), "{err}");
+    // A salt too long for the key.
+    let err = sign(&["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:300"]);
+    assert!(err.contains("RSA signing"), "{err}");
+    // A digest of the wrong length.
+    std::fs::write(dir.join("short"), [7u8; 10]).unwrap();
+    let err = run(
+        dir,
+        &[
+            "pkeyutl",
+            "-sign",
+            "-inkey",
+            "two.pem",
+            "-in",
+            "short",
+            "-pkeyopt",
+            "digest:sha256",
+        ],
+    )
+    .args(WITH_REDC)
+    .fails();
+    assert!(err.contains("redc") && err.contains("RSA signing"), "{err}");
+    // A signature with one bit flipped, verified by redc.
+    run(dir, &["dgst", "-sha256", "-sign", "two.pem", "-out", "good.sig", "msg"]).ok();
+    let mut sig = std::fs::read(dir.join("good.sig")).unwrap();
+    sig[100] ^= 1;
+    std::fs::write(dir.join("flipped.sig"), sig).unwrap();
+    let out = run(
+        dir,
+        &["dgst", "-sha256", "-verify", "two.pub", "-signature", "flipped.sig"],
+    )
+    .args(WITH_REDC)
+    .arg("msg")
+    .output()
+    .unwrap();
+    assert!(!out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("Verification failure") && text.contains("RSA verification"),
+        "{text}"
+    );
+}
