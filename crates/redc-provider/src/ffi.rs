@@ -71,6 +71,7 @@ pub(crate) const UNMODIFIED: usize = usize::MAX;
 pub(crate) const INTEGER: c_uint = 1;
 pub(crate) const UNSIGNED_INTEGER: c_uint = 2;
 pub(crate) const UTF8_STRING: c_uint = 4;
+pub(crate) const OCTET_STRING: c_uint = 5;
 pub(crate) const UTF8_PTR: c_uint = 6;
 
 /// Operation numbers (`OSSL_OP_*`).

@@ -4,7 +4,7 @@
 //! `_get_int`, `_get_utf8_string` and their setters read and write them.
 #![allow(unsafe_code)]
 
-use crate::ffi::{INTEGER, Param, UNMODIFIED, UNSIGNED_INTEGER, UTF8_PTR, UTF8_STRING};
+use crate::ffi::{INTEGER, OCTET_STRING, Param, UNMODIFIED, UNSIGNED_INTEGER, UTF8_PTR, UTF8_STRING};
 use core::ffi::{CStr, c_char, c_void};
 use redc::Num;
 use zeroize::Zeroizing;
@@ -180,6 +180,26 @@ pub(crate) fn set_utf8(p: &mut Param, value: &'static CStr) -> bool {
         }
         _ => false,
     }
+}
+
+/// Writes `value` into a caller's octet-string parameter; false when it
+/// has another type or is too short (`return_size` says the length
+/// either way, as OpenSSL's setter does).
+pub(crate) fn set_octets(p: &mut Param, value: &[u8]) -> bool {
+    if p.data_type != OCTET_STRING {
+        return false;
+    }
+    p.return_size = value.len();
+    if p.data.is_null() {
+        return true;
+    }
+    if p.data_size < value.len() {
+        return false;
+    }
+    // SAFETY: OpenSSL's contract: `data` has `data_size` writable bytes,
+    // at least `value.len()`.
+    unsafe { core::ptr::copy_nonoverlapping(value.as_ptr(), p.data.cast::<u8>(), value.len()) };
+    true
 }
 
 /// A list of big-number parameters built here (for a key export), each

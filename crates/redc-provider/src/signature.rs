@@ -8,6 +8,7 @@
 //! are in `scheme`.
 #![allow(unsafe_code)]
 
+mod algorithm_id;
 mod scheme;
 
 use crate::ffi::{self, Dispatch, Param};
@@ -31,7 +32,8 @@ static SETTABLE: [Param; 7] = [
 ];
 
 /// What `get_ctx_params` answers.
-static GETTABLE: [Param; 3] = [
+static GETTABLE: [Param; 4] = [
+    Param::describe(c"algorithm-id", ffi::OCTET_STRING),
     Param::describe(c"pad-mode", ffi::INTEGER),
     Param::describe(c"saltlen", ffi::INTEGER),
     Param::END,
@@ -293,6 +295,15 @@ unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, list: *mut Param) -> c_int
     guard(|| {
         // SAFETY: OpenSSL's context.
         let ctx = unsafe { ctx_mut(ctx)? };
+        // SAFETY: OpenSSL's list to fill.
+        if let Some(p) = unsafe { params::find_mut(list, c"algorithm-id") } {
+            // Never left unanswered: OpenSSL 3.0's X.509 signing reads the
+            // length it finds even when nothing was written.
+            p.return_size = 0;
+            if !params::set_octets(p, &algorithm_id::der(ctx)?) {
+                return Err("cannot answer algorithm-id".into());
+            }
+        }
         let ints = [(c"pad-mode", ctx.pad), (c"saltlen", ctx.salt)];
         for (name, value) in ints {
             // SAFETY: OpenSSL's list to fill.

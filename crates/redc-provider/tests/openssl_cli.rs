@@ -256,3 +256,120 @@ fn bad_parameters_and_signatures_fail_with_redcs_message() {
         "{text}"
     );
 }
+
+#[test]
+fn certificates_signed_with_redc_verify() {
+    let dir = scratch();
+    for (i, opts) in [
+        &[][..],
+        &["-sigopt", "rsa_padding_mode:pss", "-sigopt", "rsa_pss_saltlen:-1"][..],
+        &["-sha512", "-sigopt", "rsa_padding_mode:pss"][..],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let cert = format!("cert{i}.pem");
+        run(
+            dir,
+            &[
+                "req",
+                "-x509",
+                "-new",
+                "-key",
+                "three.pem",
+                "-subj",
+                "/CN=redc",
+                "-days",
+                "1",
+                "-out",
+                &cert,
+            ],
+        )
+        .args(*opts)
+        .args(WITH_REDC)
+        .ok();
+        let out = run(dir, &["verify", "-CAfile", &cert, &cert]).ok();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("{cert}: OK"));
+        let text = run(dir, &["x509", "-in", &cert, "-noout", "-text"]).ok();
+        let text = String::from_utf8_lossy(&text.stdout);
+        let want = if opts.is_empty() {
+            "sha256WithRSAEncryption"
+        } else {
+            "rsassaPss"
+        };
+        assert!(text.contains(want), "{text}");
+    }
+}
+
+#[test]
+fn a_tls_server_signs_its_handshakes_with_redc() {
+    let dir = scratch();
+    run(
+        dir,
+        &[
+            "req",
+            "-x509",
+            "-new",
+            "-key",
+            "two.pem",
+            "-subj",
+            "/CN=localhost",
+            "-days",
+            "1",
+            "-out",
+            "tls.pem",
+        ],
+    )
+    .ok();
+    for (version, cipher) in [("-tls1_3", None), ("-tls1_2", Some("ECDHE-RSA-AES128-GCM-SHA256"))] {
+        // A free port on loopback, then a server that answers one client.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let accept = format!("127.0.0.1:{port}");
+        let mut server = run(
+            dir,
+            &["s_server", "-accept", &accept, "-naccept", "1", "-key", "two.pem"],
+        )
+        .args(["-cert", "tls.pem", "-www", "-quiet"])
+        .args(WITH_REDC)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+        let mut client = run(
+            dir,
+            &[
+                "s_client",
+                "-connect",
+                &accept,
+                version,
+                "-brief",
+                "-verify_return_error",
+            ],
+        );
+        client.args(["-CAfile", "tls.pem", "-verify_hostname", "localhost"]);
+        if let Some(c) = cipher {
+            client.args(["-cipher", c]);
+        }
+        // The server may need a moment to listen.
+        let mut out = None;
+        for _ in 0..50 {
+            let o = client.stdin(std::process::Stdio::null()).output().unwrap();
+            if o.status.success() {
+                out = Some(o);
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let _ = server.kill();
+        let _ = server.wait();
+        let out = out.expect("the handshake never completed");
+        let text = String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains("CONNECTION ESTABLISHED"), "{text}");
+        assert!(text.contains("Verification: OK"), "{text}");
+        assert!(text.contains(&version.replace("-tls1_", "TLSv1.")), "{text}");
+    }
+}

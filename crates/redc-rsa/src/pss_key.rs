@@ -109,7 +109,7 @@ impl KeyAlgorithm {
     /// unrestricted PSS key (absent); RSASSA-PSS-params with the defaults
     /// left out (DER) and the hashes' parameters NULL, as OpenSSL 3 writes
     /// them, for a restricted one.
-    pub(crate) fn pss_params_der(&self) -> Result<Option<Vec<u8>>> {
+    pub fn pss_params_der(&self) -> Result<Option<Vec<u8>>> {
         let KeyAlgorithm::Pss(Some(r)) = self else {
             return Ok(None);
         };

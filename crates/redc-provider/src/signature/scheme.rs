@@ -33,7 +33,7 @@ pub(super) struct Ctx {
 /// `RSA_PKCS1_PADDING` and `RSA_PKCS1_PSS_PADDING`.
 pub(super) const PKCS1: i64 = 1;
 
-const PSS: i64 = 6;
+pub(super) const PSS: i64 = 6;
 
 /// A hash by OpenSSL's name for it.
 pub(super) fn hash_named(name: &str) -> Result<HashAlg, String> {
@@ -50,7 +50,7 @@ fn max_salt(key: &Key, md: HashAlg) -> Result<usize, String> {
 
 /// The salt length to sign with (OpenSSL's codes; `auto` signs with the
 /// largest, as OpenSSL does).
-fn sign_salt(ctx: &Ctx, key: &Key, md: HashAlg) -> Result<usize, String> {
+pub(super) fn sign_salt(ctx: &Ctx, key: &Key, md: HashAlg) -> Result<usize, String> {
     let max = max_salt(key, md)?;
     match ctx.salt {
         -1 => Ok(md.output_len()),
