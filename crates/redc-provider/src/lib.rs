@@ -17,6 +17,7 @@
 #![allow(unsafe_code)]
 
 mod ffi;
+mod fiber;
 pub mod keymgmt;
 mod params;
 pub mod signature;
@@ -37,11 +38,13 @@ macro_rules! entry {
 }
 pub(crate) use entry;
 
-/// Runs `body` for an OpenSSL call: 1 on success; on an error, the error on
-/// OpenSSL's queue and 0; a panic is caught (never unwinds into C) and
-/// reported the same way.
+/// Runs `body` for an OpenSSL call (off an async job's small stack:
+/// [`fiber::run`]): 1 on success; on an error, the error on the calling
+/// thread's OpenSSL queue and 0; a panic is caught (never unwinds into C)
+/// and reported the same way.
 pub(crate) fn guard(body: impl FnOnce() -> Result<(), String>) -> c_int {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+    let outcome = fiber::run(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)));
+    match outcome {
         Ok(Ok(())) => 1,
         Ok(Err(message)) => {
             ffi::raise(ffi::REASON_INVALID_ARGUMENT, &message);

@@ -11,7 +11,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 /// A directory holding the provider as `redc.so` (the name `-provider redc`
-/// loads) and two keys, made once for every test.
+/// loads) and three keys (2048 bits with two and three primes, 4096
+/// bits), made once for every test.
 fn scratch() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
@@ -23,25 +24,17 @@ fn scratch() -> &'static Path {
         let library = exe.parent().unwrap().join("libredc_provider.so");
         assert!(library.exists(), "no provider at {}", library.display());
         std::os::unix::fs::symlink(&library, dir.join("redc.so")).unwrap();
-        for (name, primes) in [("two", "2"), ("three", "3")] {
+        for (name, bits, primes) in [("two", 2048, 2), ("three", 2048, 3), ("four", 4096, 2)] {
             let key = format!("{name}.pem");
-            run(
-                &dir,
-                &[
-                    "genpkey",
-                    "-algorithm",
-                    "RSA",
-                    "-pkeyopt",
-                    "rsa_keygen_bits:2048",
-                    "-pkeyopt",
-                ],
-            )
-            .arg(format!("rsa_keygen_primes:{primes}"))
-            .args(["-out", &key])
-            .ok();
+            run(&dir, &["genpkey", "-algorithm", "RSA"])
+                .args(["-pkeyopt", &format!("rsa_keygen_bits:{bits}")])
+                .args(["-pkeyopt", &format!("rsa_keygen_primes:{primes}")])
+                .args(["-out", &key])
+                .ok();
             run(&dir, &["pkey", "-in", &key, "-pubout", "-out", &format!("{name}.pub")]).ok();
         }
         std::fs::write(dir.join("msg"), b"a message to sign\n").unwrap();
+        std::fs::write(dir.join("newline"), b"\n").unwrap();
         dir
     })
 }
@@ -301,6 +294,11 @@ fn certificates_signed_with_redc_verify() {
     }
 }
 
+/// A TLS server through the provider with a 4096-bit key, its handshakes
+/// in OpenSSL's async jobs or not (`-async`: each on a 32 KiB fibre stack,
+/// which redc's kernels once overflowed, aborting the server after the
+/// handshake), answering a verifying client with TLS 1.3 and TLS 1.2
+/// ECDHE-RSA.
 #[test]
 fn a_tls_server_signs_its_handshakes_with_redc() {
     let dir = scratch();
@@ -311,7 +309,7 @@ fn a_tls_server_signs_its_handshakes_with_redc() {
             "-x509",
             "-new",
             "-key",
-            "two.pem",
+            "four.pem",
             "-subj",
             "/CN=localhost",
             "-days",
@@ -321,7 +319,8 @@ fn a_tls_server_signs_its_handshakes_with_redc() {
         ],
     )
     .ok();
-    for (version, cipher) in [("-tls1_3", None), ("-tls1_2", Some("ECDHE-RSA-AES128-GCM-SHA256"))] {
+    let cases = [("-tls1_3", None), ("-tls1_2", Some("ECDHE-RSA-AES128-GCM-SHA256"))];
+    for ((version, cipher), mode) in cases.into_iter().flat_map(|c| [(c, None), (c, Some("-async"))]) {
         // A free port on loopback, then a server that answers one client.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -331,9 +330,10 @@ fn a_tls_server_signs_its_handshakes_with_redc() {
         let accept = format!("127.0.0.1:{port}");
         let mut server = run(
             dir,
-            &["s_server", "-accept", &accept, "-naccept", "1", "-key", "two.pem"],
+            &["s_server", "-accept", &accept, "-naccept", "1", "-key", "four.pem"],
         )
         .args(["-cert", "tls.pem", "-www", "-quiet"])
+        .args(mode)
         .args(WITH_REDC)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -357,16 +357,32 @@ fn a_tls_server_signs_its_handshakes_with_redc() {
         // The server may need a moment to listen.
         let mut out = None;
         for _ in 0..50 {
-            let o = client.stdin(std::process::Stdio::null()).output().unwrap();
+            let input = std::fs::File::open(dir.join("newline")).unwrap();
+            let o = client.stdin(input).output().unwrap();
             if o.status.success() {
                 out = Some(o);
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
-        let _ = server.kill();
-        let _ = server.wait();
+        // A server that served its one client has exited by itself, 0.
+        let mut status = None;
+        for _ in 0..50 {
+            status = server.try_wait().unwrap();
+            if status.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        if status.is_none() {
+            let _ = server.kill();
+        }
+        let status = status.or_else(|| server.wait().ok());
         let out = out.expect("the handshake never completed");
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "{version} {mode:?}: the server ended with {status:?}"
+        );
         let text = String::from_utf8_lossy(&out.stderr);
         assert!(text.contains("CONNECTION ESTABLISHED"), "{text}");
         assert!(text.contains("Verification: OK"), "{text}");
