@@ -86,6 +86,11 @@ pub(crate) const PROVIDER_QUERY_OPERATION: c_int = 1027;
 
 /// Key management functions (`OSSL_FUNC_KEYMGMT_*`).
 pub(crate) const KEYMGMT_NEW: c_int = 1;
+pub(crate) const KEYMGMT_GEN_INIT: c_int = 2;
+pub(crate) const KEYMGMT_GEN_SET_PARAMS: c_int = 4;
+pub(crate) const KEYMGMT_GEN_SETTABLE_PARAMS: c_int = 5;
+pub(crate) const KEYMGMT_GEN: c_int = 6;
+pub(crate) const KEYMGMT_GEN_CLEANUP: c_int = 7;
 pub(crate) const KEYMGMT_FREE: c_int = 10;
 pub(crate) const KEYMGMT_GET_PARAMS: c_int = 11;
 pub(crate) const KEYMGMT_GETTABLE_PARAMS: c_int = 12;

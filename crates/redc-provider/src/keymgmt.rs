@@ -3,10 +3,13 @@
 //! `rsa-factor1`, `rsa-factor2`, ...), so that a key any program loaded
 //! with the default provider moves here when one of this provider's
 //! operations is fetched for it; exported back the same way; its size
-//! answered to `get_params`. The CRT values are recomputed from the primes
+//! answered to `get_params`; new keys made (`generate`). The CRT values
+//! are recomputed from the primes
 //! and checked (`RsaPrivateKey::from_components`); the private key is
 //! wiped when OpenSSL frees it.
 #![allow(unsafe_code)]
+
+mod generate;
 
 use crate::ffi::{self, Dispatch, Param, SELECT_PRIVATE_KEY, SELECT_PUBLIC_KEY, UNSIGNED_INTEGER};
 use crate::params::{self, Built};
@@ -78,8 +81,13 @@ static GETTABLE: [Param; 5] = [
 ];
 
 /// The key management functions.
-pub(crate) static FUNCTIONS: [Dispatch; 12] = [
+pub(crate) static FUNCTIONS: [Dispatch; 17] = [
     entry!(ffi::KEYMGMT_NEW, new),
+    entry!(ffi::KEYMGMT_GEN_INIT, generate::gen_init),
+    entry!(ffi::KEYMGMT_GEN_SET_PARAMS, generate::gen_set_params),
+    entry!(ffi::KEYMGMT_GEN_SETTABLE_PARAMS, generate::gen_settable_params),
+    entry!(ffi::KEYMGMT_GEN, generate::generate),
+    entry!(ffi::KEYMGMT_GEN_CLEANUP, generate::gen_cleanup),
     entry!(ffi::KEYMGMT_FREE, free),
     entry!(ffi::KEYMGMT_HAS, has),
     entry!(ffi::KEYMGMT_IMPORT, import),

@@ -96,7 +96,9 @@ pub(crate) unsafe fn get_num(p: &Param) -> Result<Num, String> {
     Ok(Num::from_be_bytes(&be))
 }
 
-/// An integer parameter of 4 or 8 bytes, signed or not.
+/// An integer parameter of 1 to 8 bytes, signed or not (native-endian;
+/// OpenSSL's text conversion makes an unsigned one as short as its
+/// value).
 ///
 /// # Safety
 ///
@@ -104,15 +106,21 @@ pub(crate) unsafe fn get_num(p: &Param) -> Result<Num, String> {
 pub(crate) unsafe fn get_int(p: &Param) -> Result<i64, String> {
     // SAFETY: the caller's contract.
     let raw = unsafe { bytes(p) };
-    let value = match (p.data_type, raw.len()) {
-        (INTEGER, 4) => i64::from(i32::from_ne_bytes(raw.try_into().unwrap_or_default())),
-        (INTEGER, 8) => i64::from_ne_bytes(raw.try_into().unwrap_or_default()),
-        (UNSIGNED_INTEGER, 4) => i64::from(u32::from_ne_bytes(raw.try_into().unwrap_or_default())),
-        (UNSIGNED_INTEGER, 8) => i64::try_from(u64::from_ne_bytes(raw.try_into().unwrap_or_default()))
-            .map_err(|_| format!("parameter {} is out of range", name(p)))?,
-        _ => return Err(format!("parameter {} is not an integer", name(p))),
-    };
-    Ok(value)
+    if raw.is_empty() || raw.len() > 8 || !matches!(p.data_type, INTEGER | UNSIGNED_INTEGER) {
+        return Err(format!("parameter {} is not an integer", name(p)));
+    }
+    // Little-endian digits, extended with the sign (signed) or zeros.
+    let mut le: Vec<u8> = raw.to_vec();
+    if cfg!(target_endian = "big") {
+        le.reverse();
+    }
+    let negative = p.data_type == INTEGER && le[le.len() - 1] & 0x80 != 0;
+    le.resize(8, if negative { 0xff } else { 0 });
+    let value = u64::from_le_bytes(le.try_into().unwrap_or_default());
+    if p.data_type == INTEGER {
+        return Ok(value as i64);
+    }
+    i64::try_from(value).map_err(|_| format!("parameter {} is out of range", name(p)))
 }
 
 /// A UTF-8 string parameter (its bytes up to `data_size` or a NUL).

@@ -389,3 +389,42 @@ fn a_tls_server_signs_its_handshakes_with_redc() {
         assert!(text.contains(&version.replace("-tls1_", "TLSv1.")), "{text}");
     }
 }
+
+/// With redc preferred, OpenSSL asks its key management for new RSA keys:
+/// `genpkey` makes them (any size and prime count redc makes), and a size
+/// it refuses is named.
+#[test]
+fn genpkey_makes_keys_through_redc() {
+    let dir = scratch();
+    for (bits, primes) in [("2048", "2"), ("3072", "3")] {
+        let key = format!("gen{bits}.pem");
+        run(dir, &["genpkey", "-algorithm", "RSA", "-out", &key])
+            .args(["-pkeyopt", &format!("rsa_keygen_bits:{bits}")])
+            .args(["-pkeyopt", &format!("rsa_keygen_primes:{primes}")])
+            .args(WITH_REDC)
+            .ok();
+        let out = run(dir, &["pkey", "-in", &key, "-check", "-noout"]).ok();
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Key is valid"), "{bits}");
+        let out = run(dir, &["rsa", "-in", &key, "-text", "-noout"]).ok();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.starts_with(&format!("Private-Key: ({bits} bit, {primes} primes)")),
+            "{text}"
+        );
+    }
+    let err = run(
+        dir,
+        &[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-out",
+            "small.pem",
+            "-pkeyopt",
+            "rsa_keygen_bits:100",
+        ],
+    )
+    .args(WITH_REDC)
+    .fails();
+    assert!(err.contains("redc generates keys of 1024 to 16384 bits"), "{err}");
+}
