@@ -48,7 +48,7 @@ const NO_RUN_REASONS: [(&str, &[&str]); 3] = [
 
 /// What a `setup` block's commands may start with (after `sudo` and
 /// `NAME=value` assignments): building or testing the repository itself.
-const SETUP_COMMANDS: [&str; 11] = [
+const SETUP_COMMANDS: [&str; 12] = [
     "cargo ",
     "git config ",
     "./test.sh",
@@ -60,6 +60,7 @@ const SETUP_COMMANDS: [&str; 11] = [
     "rtl/mutants.sh",
     "crates/redc/mutants.sh",
     "python3 rtl/synth.py",
+    "crates/redc-provider/scripts/openssl4.sh",
 ];
 
 /// The Python suite that runs the ```` ```python ```` blocks.

@@ -4,9 +4,11 @@
 //! `ssl-mode-async`, `openssl speed -async_jobs`) runs on a fibre whose
 //! stack is 32 KiB (`async_posix.h`'s `STACKSIZE`); redc's kernels keep
 //! their window tables on the stack and overflowed it (`s_server -async`
-//! aborted in `free()`). Every call OpenSSL makes into the provider
-//! therefore runs here: directly outside a job, on a thread of its own
-//! (a full stack) inside one, the fibre's thread waiting for it.
+//! aborted in `free()`). Every call that runs redc's kernels (a key's
+//! checks, a key generation, a public operation: `guard_heavy`) therefore
+//! runs here: directly outside a job, on a thread of its own (a full
+//! stack) inside one, the fibre's thread waiting for it. A private
+//! operation inside a job is batched instead (`batch`): the job pauses.
 #![allow(unsafe_code)]
 
 use core::ffi::c_void;

@@ -13,7 +13,7 @@ mod generate;
 
 use crate::ffi::{self, Dispatch, Param, SELECT_PRIVATE_KEY, SELECT_PUBLIC_KEY, UNSIGNED_INTEGER};
 use crate::params::{self, Built};
-use crate::{entry, guard};
+use crate::{entry, guard, guard_heavy};
 use core::ffi::{CStr, c_int, c_void};
 use redc::Num;
 use redc_rsa::{RsaPrivateKey, RsaPublicKey};
@@ -135,7 +135,7 @@ unsafe extern "C" fn has(keydata: *const c_void, selection: c_int) -> c_int {
 }
 
 unsafe extern "C" fn import(keydata: *mut c_void, selection: c_int, list: *const Param) -> c_int {
-    guard(|| {
+    guard_heavy(|| {
         // SAFETY: OpenSSL passes a key `new` made and a parameter list.
         let data = unsafe { keydata.cast::<KeyData>().as_mut() }.ok_or("no key object")?;
         let num = |key: &CStr| -> Result<Option<Num>, String> {

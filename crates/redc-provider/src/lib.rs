@@ -16,6 +16,7 @@
 //! build per OpenSSL ABI, the system's 3.x by default.
 #![allow(unsafe_code)]
 
+mod batch;
 mod ffi;
 mod fiber;
 pub mod keymgmt;
@@ -38,12 +39,24 @@ macro_rules! entry {
 }
 pub(crate) use entry;
 
-/// Runs `body` for an OpenSSL call (off an async job's small stack:
-/// [`fiber::run`]): 1 on success; on an error, the error on the calling
-/// thread's OpenSSL queue and 0; a panic is caught (never unwinds into C)
-/// and reported the same way.
+/// Runs `body`, light work, for an OpenSSL call on the calling thread: 1
+/// on success; on an error, the error on OpenSSL's queue and 0; a panic
+/// is caught (never unwinds into C) and reported the same way.
 pub(crate) fn guard(body: impl FnOnce() -> Result<(), String>) -> c_int {
-    let outcome = fiber::run(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)));
+    report(std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)))
+}
+
+/// [`guard`] for work on redc's kernels (a key's checks, a key
+/// generation, a public operation), kept off an async job's small stack
+/// ([`fiber::run`]); the error is raised on the calling thread.
+pub(crate) fn guard_heavy(body: impl FnOnce() -> Result<(), String>) -> c_int {
+    report(fiber::run(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(body))
+    }))
+}
+
+/// 1, or 0 with the error or the panic on OpenSSL's queue.
+fn report(outcome: std::thread::Result<Result<(), String>>) -> c_int {
     match outcome {
         Ok(Ok(())) => 1,
         Ok(Err(message)) => {
@@ -154,22 +167,84 @@ static PROVIDER: [Dispatch; 5] = [
     Dispatch { id: 0, function: None },
 ];
 
-/// The provider's entry point, which OpenSSL looks up by name when it
-/// loads the library: hands back the provider's functions and a context
-/// (unused: every key and operation carries its own state).
+/// `OSSL_FUNC_CORE_GET_PARAMS`: the core's function that answers the
+/// provider's configuration (its `openssl.cnf` section, as strings).
+const CORE_GET_PARAMS: c_int = 2;
+
+/// Reads the provider's configuration from the core's dispatch table
+/// `core`: `batch-wait-us`, how long a short group of async jobs' private
+/// operations waits for more (microseconds, at most one second).
 ///
 /// # Safety
 ///
-/// Called by OpenSSL with writable `out` and `provctx`: `out` receives an
-/// `OSSL_DISPATCH` table (`core` is OpenSSL's, unused).
+/// `core` is null or OpenSSL's dispatch table, ended by id 0; `handle` its
+/// handle.
+unsafe fn configure(handle: *const c_void, core: *const Dispatch) -> Result<(), String> {
+    let mut at = core;
+    // SAFETY: the caller's contract: the table ends with id 0.
+    while let Some(d) = unsafe { at.as_ref() } {
+        if d.id == 0 {
+            break;
+        }
+        if d.id == CORE_GET_PARAMS
+            && let Some(f) = d.function
+        {
+            // SAFETY: id 2's type in core_dispatch.h.
+            let get: unsafe extern "C" fn(*const c_void, *mut Param) -> c_int = unsafe { core::mem::transmute(f) };
+            let mut value: *const core::ffi::c_char = core::ptr::null();
+            let mut list = [
+                Param {
+                    data: (&raw mut value).cast(),
+                    ..Param::describe(c"batch-wait-us", ffi::UTF8_PTR)
+                },
+                Param::END,
+            ];
+            // SAFETY: a list OpenSSL fills; `value` is then null or a C
+            // string of the configuration.
+            if unsafe { get(handle, list.as_mut_ptr()) } == 1 && !value.is_null() {
+                // SAFETY: as above.
+                let text = unsafe { CStr::from_ptr(value) }.to_string_lossy();
+                let us: u64 = text
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&us| us <= batch::MAX_WAIT_US)
+                    .ok_or_else(|| {
+                        format!(
+                            "batch-wait-us = {text}: a number of microseconds up to {}",
+                            batch::MAX_WAIT_US
+                        )
+                    })?;
+                batch::set_max_wait(us);
+            }
+        }
+        // SAFETY: not the last entry, so the next one exists.
+        at = unsafe { at.add(1) };
+    }
+    Ok(())
+}
+
+/// The provider's entry point, which OpenSSL looks up by name when it
+/// loads the library: reads the configuration ([`configure`]) and hands
+/// back the provider's functions and a context (unused: every key and
+/// operation carries its own state).
+///
+/// # Safety
+///
+/// Called by OpenSSL with its dispatch table `core` and writable `out` and
+/// `provctx`: `out` receives an `OSSL_DISPATCH` table.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn OSSL_provider_init(
     handle: *const c_void,
-    _core: *const c_void,
+    core: *const c_void,
     out: *mut *const c_void,
     provctx: *mut *mut c_void,
 ) -> c_int {
     if out.is_null() || provctx.is_null() {
+        return 0;
+    }
+    // SAFETY: OpenSSL's table and handle.
+    if guard(|| unsafe { configure(handle, core.cast()) }) == 0 {
         return 0;
     }
     // SAFETY: OpenSSL's contract: both are writable.

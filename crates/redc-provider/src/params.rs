@@ -167,19 +167,8 @@ pub(crate) fn set_int(p: &mut Param, value: i64) -> bool {
 pub(crate) fn set_utf8(p: &mut Param, value: &'static CStr) -> bool {
     let text = value.to_bytes_with_nul();
     match p.data_type {
-        UTF8_STRING => {
-            p.return_size = text.len() - 1;
-            if p.data.is_null() {
-                return true;
-            }
-            if p.data_size < text.len() {
-                return false;
-            }
-            // SAFETY: OpenSSL's contract: `data` has `data_size` writable
-            // bytes, at least `text.len()`.
-            unsafe { core::ptr::copy_nonoverlapping(text.as_ptr(), p.data.cast::<u8>(), text.len()) };
-            true
-        }
+        // The length said leaves out the NUL, which is written.
+        UTF8_STRING => copy_into(p, text, text.len() - 1),
         UTF8_PTR if !p.data.is_null() => {
             // SAFETY: for a UTF8_PTR, `data` points at a `const char *`.
             unsafe { *p.data.cast::<*const c_char>() = value.as_ptr() };
@@ -194,19 +183,23 @@ pub(crate) fn set_utf8(p: &mut Param, value: &'static CStr) -> bool {
 /// has another type or is too short (`return_size` says the length
 /// either way, as OpenSSL's setter does).
 pub(crate) fn set_octets(p: &mut Param, value: &[u8]) -> bool {
-    if p.data_type != OCTET_STRING {
-        return false;
-    }
-    p.return_size = value.len();
+    p.data_type == OCTET_STRING && copy_into(p, value, value.len())
+}
+
+/// Copies `bytes` into a caller's buffer parameter, saying `len` as the
+/// returned size (a null buffer asks for the size only); false when the
+/// buffer is too short.
+fn copy_into(p: &mut Param, bytes: &[u8], len: usize) -> bool {
+    p.return_size = len;
     if p.data.is_null() {
         return true;
     }
-    if p.data_size < value.len() {
+    if p.data_size < bytes.len() {
         return false;
     }
     // SAFETY: OpenSSL's contract: `data` has `data_size` writable bytes,
-    // at least `value.len()`.
-    unsafe { core::ptr::copy_nonoverlapping(value.as_ptr(), p.data.cast::<u8>(), value.len()) };
+    // at least `bytes.len()`.
+    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), p.data.cast::<u8>(), bytes.len()) };
     true
 }
 

@@ -13,10 +13,10 @@ mod scheme;
 
 use crate::ffi::{self, Dispatch, Param};
 use crate::keymgmt::key_of;
-use crate::{entry, guard, params};
+use crate::{batch, entry, fiber, guard, guard_heavy, params};
 use core::ffi::{CStr, c_char, c_int, c_void};
 use redc_rsa::HashAlg;
-use scheme::{Ctx, PKCS1, hash_named, set, sign_digest, verify_digest};
+use scheme::{Ctx, PKCS1, encode, hash_named, set, sign_digest, verify_digest};
 
 /// What `set_ctx_params` takes, every one as a string as OpenSSL's own
 /// RSA signature declares them: the text of `-pkeyopt` and `-sigopt` is
@@ -243,6 +243,21 @@ unsafe fn answer(
     Ok(())
 }
 
+/// The signature of `tbs`: inside an async job, encoded here and its
+/// private operation batched with other jobs' while this one is paused
+/// ([`batch::private_in_job`]; nothing heavy on the job's small stack);
+/// outside one, at once.
+fn sign_here(ctx: &Ctx, tbs: &[u8]) -> Result<Vec<u8>, String> {
+    if !fiber::in_job() {
+        return sign_digest(ctx, tbs);
+    }
+    let (key, em) = encode(ctx, tbs)?;
+    match batch::private_in_job(&key, &em) {
+        Some(answer) => answer.map(|s| s.to_vec()),
+        None => Err("the async job went away".into()),
+    }
+}
+
 unsafe extern "C" fn sign(
     ctx: *mut c_void,
     sig: *mut u8,
@@ -256,13 +271,13 @@ unsafe extern "C" fn sign(
         unsafe {
             let ctx = ctx_mut(ctx)?;
             let tbs = slice(tbs, tbslen);
-            answer(ctx, sig, siglen, sigsize, || sign_digest(ctx, tbs))
+            answer(ctx, sig, siglen, sigsize, || sign_here(ctx, tbs))
         }
     })
 }
 
 unsafe extern "C" fn verify(ctx: *mut c_void, sig: *const u8, siglen: usize, tbs: *const u8, tbslen: usize) -> c_int {
-    guard(|| {
+    guard_heavy(|| {
         // SAFETY: OpenSSL's context and buffers.
         unsafe { verify_digest(ctx_mut(ctx)?, slice(sig, siglen), slice(tbs, tbslen)) }
     })
@@ -273,13 +288,13 @@ unsafe extern "C" fn digest_sign_final(ctx: *mut c_void, sig: *mut u8, siglen: *
         // SAFETY: OpenSSL's context and buffers.
         unsafe {
             let ctx = ctx_mut(ctx)?;
-            answer(ctx, sig, siglen, sigsize, || sign_digest(ctx, &digest_so_far(ctx)?))
+            answer(ctx, sig, siglen, sigsize, || sign_here(ctx, &digest_so_far(ctx)?))
         }
     })
 }
 
 unsafe extern "C" fn digest_verify_final(ctx: *mut c_void, sig: *const u8, siglen: usize) -> c_int {
-    guard(|| {
+    guard_heavy(|| {
         // SAFETY: OpenSSL's context and buffer.
         let (ctx, sig) = unsafe { (ctx_mut(ctx)?, slice(sig, siglen)) };
         verify_digest(ctx, sig, &digest_so_far(ctx)?)

@@ -39,6 +39,17 @@ fn scratch() -> &'static Path {
     })
 }
 
+/// `openssl req -x509` making the self-signed certificate `out` of `key`
+/// with subject `subject`, valid a day.
+fn self_signed(dir: &Path, key: &str, subject: &str, out: &str) -> Command {
+    run(
+        dir,
+        &[
+            "req", "-x509", "-new", "-key", key, "-subj", subject, "-days", "1", "-out", out,
+        ],
+    )
+}
+
 /// An `openssl` command in `dir`.
 fn run(dir: &Path, args: &[&str]) -> Command {
     let mut c = Command::new("openssl");
@@ -262,25 +273,10 @@ fn certificates_signed_with_redc_verify() {
     .enumerate()
     {
         let cert = format!("cert{i}.pem");
-        run(
-            dir,
-            &[
-                "req",
-                "-x509",
-                "-new",
-                "-key",
-                "three.pem",
-                "-subj",
-                "/CN=redc",
-                "-days",
-                "1",
-                "-out",
-                &cert,
-            ],
-        )
-        .args(*opts)
-        .args(WITH_REDC)
-        .ok();
+        self_signed(dir, "three.pem", "/CN=redc", &cert)
+            .args(*opts)
+            .args(WITH_REDC)
+            .ok();
         let out = run(dir, &["verify", "-CAfile", &cert, &cert]).ok();
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("{cert}: OK"));
         let text = run(dir, &["x509", "-in", &cert, "-noout", "-text"]).ok();
@@ -302,23 +298,7 @@ fn certificates_signed_with_redc_verify() {
 #[test]
 fn a_tls_server_signs_its_handshakes_with_redc() {
     let dir = scratch();
-    run(
-        dir,
-        &[
-            "req",
-            "-x509",
-            "-new",
-            "-key",
-            "four.pem",
-            "-subj",
-            "/CN=localhost",
-            "-days",
-            "1",
-            "-out",
-            "tls.pem",
-        ],
-    )
-    .ok();
+    self_signed(dir, "four.pem", "/CN=localhost", "tls.pem").ok();
     let cases = [("-tls1_3", None), ("-tls1_2", Some("ECDHE-RSA-AES128-GCM-SHA256"))];
     for ((version, cipher), mode) in cases.into_iter().flat_map(|c| [(c, None), (c, Some("-async"))]) {
         // A free port on loopback, then a server that answers one client.
@@ -427,4 +407,52 @@ fn genpkey_makes_keys_through_redc() {
     .args(WITH_REDC)
     .fails();
     assert!(err.contains("redc generates keys of 1024 to 16384 bits"), "{err}");
+}
+
+/// An `openssl.cnf` that loads the provider from its library with the
+/// section's extra `lines`, preferring it.
+fn config(name: &str, lines: &str) -> PathBuf {
+    let dir = scratch();
+    let library = std::fs::read_link(dir.join("redc.so")).unwrap();
+    let text = format!(
+        "openssl_conf = openssl_init\n[openssl_init]\nproviders = provider_sect\nalg_section = evp_properties\n\
+         [provider_sect]\ndefault = default_sect\nredc = redc_sect\n[default_sect]\nactivate = 1\n\
+         [redc_sect]\nmodule = {}\n{lines}\nactivate = 1\n[evp_properties]\ndefault_properties = ?provider=redc\n",
+        library.display()
+    );
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// `batch-wait-us` in the provider's section: a number of microseconds up
+/// to a second is taken; anything else keeps the provider from loading.
+#[test]
+fn the_batch_wait_is_configured_in_openssl_cnf() {
+    let dir = scratch();
+    for (lines, loads) in [
+        ("", true),
+        ("batch-wait-us = 250", true),
+        ("batch-wait-us = 0", true),
+        ("batch-wait-us = lots", false),
+        ("batch-wait-us = 2000000", false),
+    ] {
+        let cnf = config("wait.cnf", lines);
+        let out = run(dir, &["list", "-providers"])
+            .env("OPENSSL_CONF", &cnf)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.contains("  redc\n"), loads, "{lines:?}: {text}");
+        if loads {
+            run(dir, &["dgst", "-sha256", "-sign", "two.pem", "-out", "cnf.sig", "msg"])
+                .env("OPENSSL_CONF", &cnf)
+                .ok();
+            run(
+                dir,
+                &["dgst", "-sha256", "-verify", "two.pub", "-signature", "cnf.sig", "msg"],
+            )
+            .ok();
+        }
+    }
 }

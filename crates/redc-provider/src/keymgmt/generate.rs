@@ -8,7 +8,7 @@
 
 use super::{Key, KeyData};
 use crate::ffi::{Param, UNSIGNED_INTEGER};
-use crate::{guard, params};
+use crate::{guard, guard_heavy, params};
 use core::ffi::{CStr, c_int, c_void};
 use redc::Num;
 use redc_rsa::keygen::generate_multi;
@@ -79,7 +79,7 @@ type Progress = Option<unsafe extern "C" fn(*const Param, *mut c_void) -> c_int>
 
 pub(super) unsafe extern "C" fn generate(genctx: *mut c_void, _cb: Progress, _cbarg: *mut c_void) -> *mut c_void {
     let mut made = None;
-    let ok = guard(|| {
+    let ok = guard_heavy(|| {
         // SAFETY: OpenSSL passes what `gen_init` made.
         let job = unsafe { genctx.cast::<Job>().as_ref() }.ok_or("no key generation")?;
         let key =

@@ -12,8 +12,9 @@ use crate::params;
 use core::ffi::CStr;
 use redc_rsa::hash::Hasher;
 use redc_rsa::hazmat::{raw_private, raw_public};
-use redc_rsa::pkcs1v15::Pkcs1v15Sign;
-use redc_rsa::pss::Pss;
+use redc_rsa::pkcs1v15::{Pkcs1v15Sign, emsa_encode};
+use redc_rsa::pss::{Pss, emsa_pss_encode};
+use redc_rsa::rand_core::RngCore;
 use redc_rsa::{HashAlg, OsRng};
 use std::sync::Arc;
 
@@ -98,23 +99,38 @@ fn raw_pkcs1(data: &[u8], k: usize) -> Result<Vec<u8>, String> {
     Ok(em)
 }
 
-/// The signature of the digest (or, PKCS#1 v1.5 without a digest, of the
-/// raw bytes) `tbs`.
-pub(super) fn sign_digest(ctx: &Ctx, tbs: &[u8]) -> Result<Vec<u8>, String> {
-    let key = ctx.key.as_ref().ok_or("no RSA key")?;
-    let private = key.private.as_ref().ok_or("signing needs a private key")?;
+/// The key and the encoded message (RFC 8017's EM) whose private
+/// operation is the signature of the digest (or, PKCS#1 v1.5 without a
+/// digest, of the raw bytes) `tbs`: light work, done where OpenSSL calls
+/// (an async job's small stack included), PSS's salt drawn here.
+pub(super) fn encode(ctx: &Ctx, tbs: &[u8]) -> Result<(Arc<Key>, Vec<u8>), String> {
+    let key = ctx.key.clone().ok_or("no RSA key")?;
+    if key.private.is_none() {
+        return Err("signing needs a private key".into());
+    }
     let k = key.public.size();
-    let out = match (ctx.pad, ctx.md) {
-        (PKCS1, Some(md)) => private.sign_prehashed(Pkcs1v15Sign::new(md), tbs, &mut OsRng),
-        (PKCS1, None) => raw_private(private, &raw_pkcs1(tbs, k)?, &mut OsRng).map(|s| s.to_vec()),
+    let em = match (ctx.pad, ctx.md) {
+        (PKCS1, Some(md)) => emsa_encode(md, tbs, k),
+        (PKCS1, None) => return raw_pkcs1(tbs, k).map(|em| (key, em)),
         (PSS, md) => {
             let md = md.unwrap_or(HashAlg::Sha1);
-            let salt = sign_salt(ctx, key, md)?;
-            private.sign_prehashed(pss(ctx, md, Some(salt)), tbs, &mut OsRng)
+            let mut salt = vec![0u8; sign_salt(ctx, &key, md)?];
+            OsRng.fill_bytes(&mut salt);
+            emsa_pss_encode(md, ctx.mgf1.unwrap_or(md), tbs, &salt, key.public.bits() - 1)
         }
         (pad, _) => return Err(format!("padding mode {pad} is not supported")),
     };
-    out.map_err(|e| format!("RSA signing: {e}"))
+    em.map(|em| (key, em)).map_err(|e| format!("RSA signing: {e}"))
+}
+
+/// The signature of `tbs` ([`encode`], then RSASP1: blinded, by Garner's
+/// CRT, checked with `e`).
+pub(super) fn sign_digest(ctx: &Ctx, tbs: &[u8]) -> Result<Vec<u8>, String> {
+    let (key, em) = encode(ctx, tbs)?;
+    let private = key.private.as_ref().ok_or("signing needs a private key")?;
+    raw_private(private, &em, &mut OsRng)
+        .map(|s| s.to_vec())
+        .map_err(|e| format!("RSA signing: {e}"))
 }
 
 /// Whether `sig` is a signature of the digest (or raw bytes) `tbs`.
