@@ -225,7 +225,7 @@ unsafe fn configure(handle: *const c_void, core: *const Dispatch) -> Result<(), 
 }
 
 /// The provider's entry point, which OpenSSL looks up by name when it
-/// loads the library: reads the configuration ([`configure`]) and hands
+/// loads the library: reads the configuration (`batch-wait-us`) and hands
 /// back the provider's functions and a context (unused: every key and
 /// operation carries its own state).
 ///
