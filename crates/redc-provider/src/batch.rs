@@ -16,11 +16,13 @@
 //! byte to its descriptor.
 //!
 //! Every request is answered exactly once, to the job that made it: a
-//! wait context (one per connection) has at most one operation in flight,
-//! and its [`Waiter`] holds that operation's answer beside the descriptor
-//! (a pipe). The wait context and the request in flight own the waiter;
-//! the paused job keeps only a weak reference, reads the answer when
-//! resumed, and pauses again if there is none yet. A connection closed
+//! wait context (one per connection) has at most one operation in flight
+//! (a second is computed at once), and its [`Waiter`] holds that
+//! operation's answer beside the descriptor (a pipe); a request dropped
+//! unanswered answers itself with an error. The wait context and the
+//! request in flight own the waiter; the paused job keeps only a weak
+//! reference and, resumed, takes its byte (blocking until it comes if
+//! the resumption was early) and its answer. A connection closed
 //! while its job is paused frees its wait context; the batcher still
 //! answers into the waiter, whose pipe closes when the request is dropped
 //! (the paused job's stack, never resumed, holds nothing that keeps it).
@@ -34,7 +36,7 @@ use redc_rsa::hazmat::raw_private_batch;
 use std::collections::HashMap;
 use std::io::{PipeReader, PipeWriter, Read, Write};
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
@@ -73,14 +75,43 @@ struct Waiter {
     answer: Mutex<Option<Answer>>,
     reader: PipeReader,
     writer: PipeWriter,
+    /// Whether an operation of this wait context is in flight (a second
+    /// one, which a server does not make, is computed at once instead).
+    busy: AtomicBool,
 }
 
-/// A private operation waiting for its group.
+/// A private operation waiting for its group. It is answered exactly
+/// once: by [`Request::reply`], or, if it is dropped unanswered (a
+/// batcher that failed), with an error by its `Drop`.
 struct Request {
     key: Arc<Key>,
     input: Zeroizing<Vec<u8>>,
     waiter: Arc<Waiter>,
     since: Instant,
+    replied: bool,
+}
+
+impl Request {
+    /// Answers the request: the answer, then its byte.
+    fn reply(mut self, answer: Answer) {
+        self.send(answer);
+    }
+
+    fn send(&mut self, answer: Answer) {
+        self.replied = true;
+        *self.waiter.answer.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
+        // One byte per answer, taken by the job with it: the pipe never
+        // holds more than one.
+        let _ = (&self.waiter.writer).write(&[1]);
+    }
+}
+
+impl Drop for Request {
+    fn drop(&mut self) {
+        if !self.replied {
+            self.send(Err("the batch of this operation was lost".into()));
+        }
+    }
 }
 
 /// The queue in front of the batcher's thread.
@@ -180,11 +211,7 @@ fn answer(group: Vec<Request>) {
             .collect(),
     };
     for (request, answer) in group.into_iter().zip(answers) {
-        let waiter = &request.waiter;
-        *waiter.answer.lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
-        // One byte per answer, taken by the job with it: the pipe never
-        // holds more than one.
-        let _ = (&waiter.writer).write(&[1]);
+        request.reply(answer);
     }
 }
 
@@ -239,6 +266,7 @@ unsafe fn waiter_of(ctx: *mut c_void) -> Result<Arc<Waiter>, String> {
         answer: Mutex::new(None),
         reader,
         writer,
+        busy: AtomicBool::new(false),
     });
     let shared = Arc::into_raw(Arc::clone(&waiter));
     let fd = waiter.reader.as_raw_fd();
@@ -252,42 +280,89 @@ unsafe fn waiter_of(ctx: *mut c_void) -> Result<Arc<Waiter>, String> {
 }
 
 /// `input^d mod n` for a private `key`, computed in a batch while the
-/// calling async job is paused; `None` outside an async job (the caller
-/// computes it at once).
-pub(crate) fn private_in_job(key: &Arc<Key>, input: &[u8]) -> Option<Answer> {
+/// calling async job is paused; `None` when it cannot be (outside an
+/// async job, a job without a wait context, a wait context with an
+/// operation already in flight): the caller computes it at once. The key
+/// is moved into the request, so that a job never resumed keeps no
+/// reference to it.
+pub(crate) fn private_in_job(key: Arc<Key>, input: &[u8]) -> Option<Answer> {
     // SAFETY: no arguments; the thread's async state.
     let job = unsafe { ASYNC_get_current_job() };
     if job.is_null() {
         return None;
     }
-    Some((|| {
-        // SAFETY: the current job's wait context, live while it runs.
-        let waiter = unsafe { waiter_of(ASYNC_get_wait_ctx(job))? };
-        // Across the pauses the job holds only this weak reference: a job
-        // that is never resumed keeps no descriptor open.
-        let weak = Arc::downgrade(&waiter);
-        let request = Request {
-            key: Arc::clone(key),
-            input: Zeroizing::new(input.to_vec()),
-            waiter,
+    // SAFETY: the current job; its wait context (null when the job was
+    // started without one) lives while it runs.
+    let ctx = unsafe { ASYNC_get_wait_ctx(job) };
+    if ctx.is_null() {
+        return None;
+    }
+    // SAFETY: as above.
+    let waiter = match unsafe { waiter_of(ctx) } {
+        Ok(w) => w,
+        Err(e) => return Some(Err(e)),
+    };
+    if waiter.busy.swap(true, Ordering::AcqRel) {
+        return None;
+    }
+    // Across the pause the job holds only this weak reference: a job that
+    // is never resumed keeps no descriptor open.
+    let weak = Arc::downgrade(&waiter);
+    let request = Request {
+        key,
+        input: Zeroizing::new(input.to_vec()),
+        waiter,
+        since: Instant::now(),
+        replied: false,
+    };
+    // An unsent request is answered (with an error) by its drop.
+    let _ = Batcher::get().submit(request);
+    // Resumed (or not paused at all: `ASYNC_block_pause`, a failed
+    // pause), the job waits for its byte, which follows its answer: at
+    // once when resumed by it, blocking otherwise, never spinning.
+    // SAFETY: inside a job (checked above).
+    unsafe { ASYNC_pause_job() };
+    let waiter = weak.upgrade()?;
+    let _ = (&waiter.reader).read(&mut [0u8; 1]);
+    let answer = waiter.answer.lock().unwrap_or_else(PoisonError::into_inner).take();
+    waiter.busy.store(false, Ordering::Release);
+    Some(answer.unwrap_or_else(|| Err("the operation was not answered".into())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request dropped unanswered (a batch lost to a failure) answers
+    /// itself: an error, then its byte; a replied one answers once.
+    #[test]
+    fn every_request_is_answered_exactly_once() {
+        let private = redc_rsa::keygen::generate(1024, &redc::Num::from_u64(65537), &|_| {}).unwrap();
+        let key = Arc::new(Key {
+            public: private.public_key().clone(),
+            private: None,
+        });
+        let (reader, writer) = std::io::pipe().unwrap();
+        let waiter = Arc::new(Waiter {
+            answer: Mutex::new(None),
+            reader,
+            writer,
+            busy: AtomicBool::new(true),
+        });
+        let request = |w: &Arc<Waiter>| Request {
+            key: Arc::clone(&key),
+            input: Zeroizing::new(vec![1]),
+            waiter: Arc::clone(w),
             since: Instant::now(),
+            replied: false,
         };
-        if !Batcher::get().submit(request) {
-            return Err("the batcher has stopped".into());
-        }
-        loop {
-            let waiter = weak.upgrade().ok_or("the job's wait context went away")?;
-            if let Some(answer) = waiter.answer.lock().unwrap_or_else(PoisonError::into_inner).take() {
-                // Its byte follows the answer: take it, so that the pipe
-                // is readable again only for the next answer.
-                let _ = (&waiter.reader).read(&mut [0u8; 1]);
-                return answer;
-            }
-            drop(waiter);
-            // SAFETY: inside a job (checked above); returns when resumed.
-            if unsafe { ASYNC_pause_job() } != 1 {
-                return Err("cannot pause the async job".into());
-            }
-        }
-    })())
+        drop(request(&waiter));
+        let mut byte = [0u8; 2];
+        assert_eq!((&waiter.reader).read(&mut byte).unwrap(), 1, "one byte");
+        let lost = waiter.answer.lock().unwrap().take().unwrap();
+        assert_eq!(lost.unwrap_err(), "the batch of this operation was lost");
+        request(&waiter).reply(Ok(Zeroizing::new(vec![7])));
+        assert_eq!((&waiter.reader).read(&mut byte).unwrap(), 1, "one byte");
+        assert_eq!(*waiter.answer.lock().unwrap().take().unwrap().unwrap(), [7]);
+    }
 }

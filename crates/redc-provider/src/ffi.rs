@@ -129,7 +129,8 @@ pub(crate) const SIGNATURE_SETTABLE_CTX_PARAMS: c_int = 21;
 const ERR_LIB_PROV: c_int = 57;
 const ERR_RFLAG_COMMON: c_int = 0x2 << 18;
 pub(crate) const REASON_INVALID_ARGUMENT: c_int = 262 | ERR_RFLAG_COMMON;
-pub(crate) const REASON_OPERATION_FAIL: c_int = 263 | ERR_RFLAG_COMMON;
+/// `ERR_R_INTERNAL_ERROR`: common and fatal.
+pub(crate) const REASON_INTERNAL: c_int = 259 | ERR_RFLAG_COMMON | (0x1 << 18);
 
 #[link(name = "crypto")]
 unsafe extern "C" {

@@ -34,20 +34,24 @@ struct Carried<F>(F);
 unsafe impl<F> Send for Carried<F> {}
 
 /// Runs `f`: on this thread outside an async job, on a thread of its own
-/// inside one, returning when it is done either way.
-pub(crate) fn run<R, F: FnOnce() -> R>(f: F) -> R {
+/// inside one, returning when it is done either way. Inside a job, a
+/// thread that cannot be started, or a panic on it, is an error (never an
+/// unwind into OpenSSL).
+pub(crate) fn run<R, F: FnOnce() -> R>(f: F) -> Result<R, String> {
     if !in_job() {
-        return f();
+        return Ok(f());
     }
     let carried = Carried(f);
     std::thread::scope(|s| {
-        let worker = s.spawn(move || {
-            let carried = carried;
-            Carried((carried.0)())
-        });
+        let worker = std::thread::Builder::new()
+            .spawn_scoped(s, move || {
+                let carried = carried;
+                Carried((carried.0)())
+            })
+            .map_err(|e| format!("cannot start a thread off the async job: {e}"))?;
         match worker.join() {
-            Ok(out) => out.0,
-            Err(panic) => std::panic::resume_unwind(panic),
+            Ok(out) => Ok(out.0),
+            Err(_) => Err("internal error in redc-provider".into()),
         }
     })
 }

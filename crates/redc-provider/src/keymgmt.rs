@@ -148,9 +148,10 @@ unsafe extern "C" fn import(keydata: *mut c_void, selection: c_int, list: *const
         let n = num(c"n")?.ok_or("the key has no modulus n")?;
         let e = num(c"e")?.ok_or("the key has no public exponent e")?;
         let public = RsaPublicKey::new(n.clone(), e.clone()).map_err(|err| format!("the RSA public key: {err}"))?;
-        let private = match num(c"d")? {
+        // Wiped whether it is used or not.
+        let d = num(c"d")?.map(Zeroizing::new);
+        let private = match d {
             Some(d) if selection & SELECT_PRIVATE_KEY != 0 => {
-                let d = Zeroizing::new(d);
                 let mut primes = Zeroizing::new(Vec::new());
                 for key in FACTORS {
                     match num(key)? {
@@ -217,18 +218,36 @@ unsafe extern "C" fn export(
     })
 }
 
-/// The security strength of an RSA modulus of `bits` bits (NIST SP 800-57
-/// part 1, table 2, as OpenSSL's `ossl_ifc_ffc_compute_security_bits`
-/// steps it).
+/// The security strength of an RSA modulus of `bits` bits, as OpenSSL's
+/// `ossl_ifc_ffc_compute_security_bits` gives it: the canonical values of
+/// NIST SP 800-56B rev. 2 Appendix D and FIPS 140-2 IG 7.5 for the usual
+/// sizes, else the SP 800-56B formula
+/// `(1.923·∛(n·ln2·ln(n·ln2)²) - 4.69) / ln2`, rounded to a multiple of 8
+/// and capped so that it never exceeds a larger canonical size's value.
 fn security_bits(bits: usize) -> i64 {
     match bits {
-        15360.. => 256,
-        7680.. => 192,
-        3072.. => 128,
-        2048.. => 112,
-        1024.. => 80,
-        _ => 0,
+        2048 => return 112,
+        3072 => return 128,
+        4096 => return 152,
+        6144 => return 176,
+        7680 => return 192,
+        8192 => return 200,
+        15360 => return 256,
+        687_737.. => return 1200,
+        0..8 => return 0,
+        _ => {}
     }
+    let cap = if bits <= 7680 {
+        192
+    } else if bits <= 15360 {
+        256
+    } else {
+        1200
+    };
+    let ln2 = core::f64::consts::LN_2;
+    let x = bits as f64 * ln2;
+    let y = ((1.923 * (x * x.ln() * x.ln()).cbrt() - 4.69) / ln2) as i64;
+    ((y + 4) & !7).min(cap)
 }
 
 unsafe extern "C" fn get_params(keydata: *mut c_void, list: *mut Param) -> c_int {
@@ -284,15 +303,24 @@ mod tests {
     use super::*;
     use redc_rsa::keygen::{DEFAULT_E, generate_multi};
 
+    /// OpenSSL's canonical values, and the formula's at 1024 and 1536 bits
+    /// (80 and 96, worked by hand).
     #[test]
-    fn security_bits_follow_sp800_57() {
-        assert_eq!(security_bits(1024), 80);
-        assert_eq!(security_bits(2048), 112);
-        assert_eq!(security_bits(3072), 128);
-        assert_eq!(security_bits(4096), 128);
-        assert_eq!(security_bits(7680), 192);
-        assert_eq!(security_bits(15360), 256);
-        assert_eq!(security_bits(512), 0);
+    fn security_bits_are_openssls() {
+        let want = [
+            (1024, 80),
+            (1536, 96),
+            (2048, 112),
+            (3072, 128),
+            (4096, 152),
+            (6144, 176),
+            (7680, 192),
+            (8192, 200),
+            (15360, 256),
+        ];
+        for (bits, s) in want {
+            assert_eq!(security_bits(bits), s, "{bits} bits");
+        }
     }
 
     /// A key's parameters as OpenSSL's default provider exports them,

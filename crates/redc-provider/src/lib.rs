@@ -50,9 +50,8 @@ pub(crate) fn guard(body: impl FnOnce() -> Result<(), String>) -> c_int {
 /// generation, a public operation), kept off an async job's small stack
 /// ([`fiber::run`]); the error is raised on the calling thread.
 pub(crate) fn guard_heavy(body: impl FnOnce() -> Result<(), String>) -> c_int {
-    report(fiber::run(|| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(body))
-    }))
+    let outcome = fiber::run(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)));
+    report(outcome.unwrap_or_else(|e| Ok(Err(e))))
 }
 
 /// 1, or 0 with the error or the panic on OpenSSL's queue.
@@ -64,7 +63,7 @@ fn report(outcome: std::thread::Result<Result<(), String>>) -> c_int {
             0
         }
         Err(_) => {
-            ffi::raise(ffi::REASON_OPERATION_FAIL, "internal error in redc-provider");
+            ffi::raise(ffi::REASON_INTERNAL, "internal error in redc-provider");
             0
         }
     }

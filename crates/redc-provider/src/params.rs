@@ -167,7 +167,8 @@ pub(crate) fn set_int(p: &mut Param, value: i64) -> bool {
 pub(crate) fn set_utf8(p: &mut Param, value: &'static CStr) -> bool {
     let text = value.to_bytes_with_nul();
     match p.data_type {
-        // The length said leaves out the NUL, which is written.
+        // The length said leaves out the NUL, written where it fits.
+        UTF8_STRING if p.data_size == text.len() - 1 => copy_into(p, &text[..text.len() - 1], text.len() - 1),
         UTF8_STRING => copy_into(p, text, text.len() - 1),
         UTF8_PTR if !p.data.is_null() => {
             // SAFETY: for a UTF8_PTR, `data` points at a `const char *`.

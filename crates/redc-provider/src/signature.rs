@@ -16,7 +16,7 @@ use crate::keymgmt::key_of;
 use crate::{batch, entry, fiber, guard, guard_heavy, params};
 use core::ffi::{CStr, c_char, c_int, c_void};
 use redc_rsa::HashAlg;
-use scheme::{Ctx, PKCS1, encode, hash_named, set, sign_digest, verify_digest};
+use scheme::{Ctx, PKCS1, encode, hash_named, openssl_name, set, sign_digest, verify_digest};
 
 /// What `set_ctx_params` takes, every one as a string as OpenSSL's own
 /// RSA signature declares them: the text of `-pkeyopt` and `-sigopt` is
@@ -32,8 +32,10 @@ static SETTABLE: [Param; 7] = [
 ];
 
 /// What `get_ctx_params` answers.
-static GETTABLE: [Param; 4] = [
+static GETTABLE: [Param; 6] = [
     Param::describe(c"algorithm-id", ffi::OCTET_STRING),
+    Param::describe(c"digest", ffi::UTF8_STRING),
+    Param::describe(c"mgf1-digest", ffi::UTF8_STRING),
     Param::describe(c"pad-mode", ffi::INTEGER),
     Param::describe(c"saltlen", ffi::INTEGER),
     Param::END,
@@ -91,10 +93,28 @@ unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mu
         pad: PKCS1,
         md: None,
         mgf1: None,
-        salt: -2,
+        salt: default_salt(),
         hasher: None,
     };
     Box::into_raw(Box::new(ctx)).cast()
+}
+
+#[link(name = "crypto")]
+unsafe extern "C" {
+    fn OpenSSL_version_num() -> core::ffi::c_ulong;
+}
+
+/// The PSS salt length a signature context starts with, as the default
+/// provider of the linked OpenSSL: `auto` (-2: the largest when signing)
+/// before 3.1, `auto-digestmax` (-4: the digest's length, at most the
+/// largest) from 3.1 on.
+fn default_salt() -> i64 {
+    // SAFETY: no arguments; a constant of the library.
+    if unsafe { OpenSSL_version_num() } >= 0x3010_0000 {
+        -4
+    } else {
+        -2
+    }
 }
 
 unsafe extern "C" fn freectx(ctx: *mut c_void) {
@@ -252,9 +272,10 @@ fn sign_here(ctx: &Ctx, tbs: &[u8]) -> Result<Vec<u8>, String> {
         return sign_digest(ctx, tbs);
     }
     let (key, em) = encode(ctx, tbs)?;
-    match batch::private_in_job(&key, &em) {
+    match batch::private_in_job(key, &em) {
         Some(answer) => answer.map(|s| s.to_vec()),
-        None => Err("the async job went away".into()),
+        // No batch to join: at once, off the job's small stack.
+        None => fiber::run(|| sign_digest(ctx, tbs))?,
     }
 }
 
@@ -312,11 +333,26 @@ unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, list: *mut Param) -> c_int
         let ctx = unsafe { ctx_mut(ctx)? };
         // SAFETY: OpenSSL's list to fill.
         if let Some(p) = unsafe { params::find_mut(list, c"algorithm-id") } {
-            // Never left unanswered: OpenSSL 3.0's X.509 signing reads the
-            // length it finds even when nothing was written.
+            // Never left unanswered (OpenSSL 3.0's X.509 signing reads the
+            // length it finds even when nothing was written); none without
+            // a digest, as the default provider answers.
             p.return_size = 0;
-            if !params::set_octets(p, &algorithm_id::der(ctx)?) {
+            let der = if ctx.md.is_some() {
+                algorithm_id::der(ctx)?
+            } else {
+                Vec::new()
+            };
+            if !params::set_octets(p, &der) {
                 return Err("cannot answer algorithm-id".into());
+            }
+        }
+        let names = [(c"digest", ctx.md), (c"mgf1-digest", ctx.mgf1.or(ctx.md))];
+        for (name, md) in names {
+            // SAFETY: OpenSSL's list to fill.
+            if let (Some(p), Some(md)) = (unsafe { params::find_mut(list, name) }, md)
+                && !params::set_utf8(p, openssl_name(md))
+            {
+                return Err(format!("cannot answer {}", name.to_string_lossy()));
             }
         }
         let ints = [(c"pad-mode", ctx.pad), (c"saltlen", ctx.salt)];

@@ -59,6 +59,22 @@ fn jobs_pause_their_private_operations_are_batched_and_answered_right() {
     for c in redc.into_iter().chain(default).chain([ctx]) {
         evp::free_context(c);
     }
+    // Jobs started without a wait context, and jobs sharing one while the
+    // first is paused: signed at once, right.
+    let digests: Vec<Vec<u8>> = (0..3u8).map(|i| vec![i + 90; 32]).collect();
+    let redc: Vec<_> = (0..3).map(|_| evp::context(key, "provider=redc", true)).collect();
+    let default: Vec<_> = (0..3).map(|_| evp::context(key, "provider=default", true)).collect();
+    let want = evp::sign_in_jobs(&default, &digests).0;
+    for with_wait_ctx in [false, true] {
+        assert_eq!(
+            evp::sign_sharing_wait_ctx(&redc, &digests, with_wait_ctx),
+            want,
+            "wait context {with_wait_ctx}"
+        );
+    }
+    for c in redc.into_iter().chain(default) {
+        evp::free_context(c);
+    }
     // Outside a job, the same context signs at once.
     let ctx = evp::context(key, "provider=redc", true);
     let verify = evp::context(key, "provider=default", false);

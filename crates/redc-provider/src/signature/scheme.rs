@@ -36,6 +36,25 @@ pub(super) const PKCS1: i64 = 1;
 
 pub(super) const PSS: i64 = 6;
 
+/// OpenSSL's name of a hash, for `get_ctx_params`.
+pub(super) fn openssl_name(md: HashAlg) -> &'static CStr {
+    match md {
+        HashAlg::Sha1 => c"SHA1",
+        HashAlg::Sha224 => c"SHA224",
+        HashAlg::Sha256 => c"SHA256",
+        HashAlg::Sha384 => c"SHA384",
+        HashAlg::Sha512 => c"SHA512",
+        HashAlg::Sha512_224 => c"SHA512-224",
+        HashAlg::Sha512_256 => c"SHA512-256",
+        HashAlg::Sha3_224 => c"SHA3-224",
+        HashAlg::Sha3_256 => c"SHA3-256",
+        HashAlg::Sha3_384 => c"SHA3-384",
+        HashAlg::Sha3_512 => c"SHA3-512",
+        HashAlg::Shake128 => c"SHAKE128",
+        HashAlg::Shake256 => c"SHAKE256",
+    }
+}
+
 /// A hash by OpenSSL's name for it.
 pub(super) fn hash_named(name: &str) -> Result<HashAlg, String> {
     HashAlg::from_name(name).ok_or_else(|| format!("digest {name} is not supported"))
@@ -113,7 +132,7 @@ pub(super) fn encode(ctx: &Ctx, tbs: &[u8]) -> Result<(Arc<Key>, Vec<u8>), Strin
         (PKCS1, Some(md)) => emsa_encode(md, tbs, k),
         (PKCS1, None) => return raw_pkcs1(tbs, k).map(|em| (key, em)),
         (PSS, md) => {
-            let md = md.unwrap_or(HashAlg::Sha1);
+            let md = md.ok_or("PSS needs a digest")?;
             let mut salt = vec![0u8; sign_salt(ctx, &key, md)?];
             OsRng.fill_bytes(&mut salt);
             emsa_pss_encode(md, ctx.mgf1.unwrap_or(md), tbs, &salt, key.public.bits() - 1)
@@ -147,7 +166,7 @@ pub(super) fn verify_digest(ctx: &Ctx, sig: &[u8], tbs: &[u8]) -> Result<(), Str
             }
         }
         (PSS, md) => {
-            let md = md.unwrap_or(HashAlg::Sha1);
+            let md = md.ok_or("PSS needs a digest")?;
             let salt = verify_salt(ctx, key, md)?;
             public.verify_prehashed(pss(ctx, md, salt), tbs, sig)
         }
@@ -205,16 +224,17 @@ pub(super) unsafe fn set(ctx: &mut Ctx, list: *const Param) -> Result<(), String
         // SAFETY: a key is a C string.
         match unsafe { CStr::from_ptr(p.key) }.to_bytes() {
             b"pad-mode" => ctx.pad = pad_mode(p)?,
+            b"digest" if ctx.hasher.is_some() => {
+                return Err("the digest cannot change once the message is being hashed".into());
+            }
             // SAFETY: OpenSSL's parameter.
             b"digest" => ctx.md = Some(hash_named(unsafe { params::get_utf8(p) }?)?),
             // SAFETY: as above.
             b"mgf1-digest" => ctx.mgf1 = Some(hash_named(unsafe { params::get_utf8(p) }?)?),
             b"saltlen" => ctx.salt = salt_len(p)?,
-            // The fetch properties: this provider has one implementation.
-            b"properties" | b"mgf1-properties" => {}
-            other => {
-                return Err(format!("parameter {} is not supported", String::from_utf8_lossy(other)));
-            }
+            // The fetch properties (this provider has one implementation)
+            // and keys of other providers: ignored, as providers do.
+            _ => {}
         }
     }
     Ok(())

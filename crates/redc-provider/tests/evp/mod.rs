@@ -290,3 +290,62 @@ pub fn abandon_paused_job(ctx: *mut c_void, digest: &[u8]) {
         ASYNC_WAIT_CTX_free(wait);
     }
 }
+
+/// Signs `digests[i]` on `contexts[i]`, every job started with the one
+/// wait context `shared` (or none when it is null), each driven to its
+/// end before the next starts... except that the first is left paused
+/// while the others run, then finished: what a caller that shares a wait
+/// context between jobs gets. Returns the signatures.
+pub fn sign_sharing_wait_ctx(contexts: &[*mut c_void], digests: &[Vec<u8>], with_wait_ctx: bool) -> Vec<Vec<u8>> {
+    let n = digests.len();
+    let mut sigs = vec![vec![0u8; 1024]; n];
+    let mut lens = vec![1024usize; n];
+    // SAFETY: one wait context (or none), freed below.
+    let wait = if with_wait_ctx {
+        unsafe { ASYNC_WAIT_CTX_new() }
+    } else {
+        core::ptr::null_mut()
+    };
+    let mut jobs = vec![core::ptr::null_mut::<c_void>(); n];
+    let mut works: Vec<Work> = (0..n)
+        .map(|i| Work {
+            ctx: contexts[i],
+            digest: digests[i].as_ptr(),
+            len: digests[i].len(),
+            sig: sigs[i].as_mut_ptr(),
+            siglen: &raw mut lens[i],
+        })
+        .collect();
+    let mut start = |i: usize, jobs: &mut Vec<*mut c_void>| {
+        let mut ret = 0;
+        // SAFETY: the job's work points at buffers that outlive it.
+        let status = unsafe {
+            ASYNC_start_job(
+                &raw mut jobs[i],
+                wait,
+                &raw mut ret,
+                sign_job,
+                (&raw mut works[i]).cast(),
+                size_of::<Work>(),
+            )
+        };
+        (status, ret)
+    };
+    let mut first = start(0, &mut jobs);
+    for i in 1..n {
+        let (status, ret) = start(i, &mut jobs);
+        assert_eq!((status, ret), (ASYNC_FINISH, 1), "job {i} sharing the wait context");
+    }
+    while first.0 == ASYNC_PAUSE {
+        first = start(0, &mut jobs);
+    }
+    assert_eq!(first, (ASYNC_FINISH, 1), "the first job");
+    if !wait.is_null() {
+        // SAFETY: made above, every job finished.
+        unsafe { ASYNC_WAIT_CTX_free(wait) };
+    }
+    for (sig, len) in sigs.iter_mut().zip(lens) {
+        sig.truncate(len);
+    }
+    sigs
+}
