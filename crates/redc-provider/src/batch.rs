@@ -28,6 +28,9 @@
 //! (the paused job's stack, never resumed, holds nothing that keeps it).
 #![allow(unsafe_code)]
 
+use crate::ffi::{
+    ASYNC_WAIT_CTX_get_fd, ASYNC_WAIT_CTX_set_wait_fd, ASYNC_get_current_job, ASYNC_get_wait_ctx, ASYNC_pause_job,
+};
 use crate::keymgmt::Key;
 use core::ffi::{c_int, c_void};
 use redc::engine::default_engine;
@@ -213,21 +216,6 @@ fn answer(group: Vec<Request>) {
     for (request, answer) in group.into_iter().zip(answers) {
         request.reply(answer);
     }
-}
-
-#[link(name = "crypto")]
-unsafe extern "C" {
-    fn ASYNC_get_current_job() -> *mut c_void;
-    fn ASYNC_get_wait_ctx(job: *mut c_void) -> *mut c_void;
-    fn ASYNC_pause_job() -> c_int;
-    fn ASYNC_WAIT_CTX_get_fd(ctx: *mut c_void, key: *const c_void, fd: *mut c_int, custom: *mut *mut c_void) -> c_int;
-    fn ASYNC_WAIT_CTX_set_wait_fd(
-        ctx: *mut c_void,
-        key: *const c_void,
-        fd: c_int,
-        custom: *mut c_void,
-        cleanup: Option<unsafe extern "C" fn(*mut c_void, *const c_void, c_int, *mut c_void)>,
-    ) -> c_int;
 }
 
 /// The key under which the provider's descriptor is published.

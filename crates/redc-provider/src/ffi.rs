@@ -1,6 +1,7 @@
 //! The few types and numbers of OpenSSL's provider interface this provider
-//! uses (`openssl/core.h`, `core_dispatch.h`, `core_names.h`), and the
-//! libcrypto functions that put an error on OpenSSL's queue (`err.h`).
+//! uses (`openssl/core.h`, `core_dispatch.h`, `core_names.h`), and every
+//! libcrypto function it calls: the error queue (`err.h`), the async jobs
+//! (`async.h`) and the version.
 //! They are ABI-stable across OpenSSL 3.x and 4.0.
 #![allow(unsafe_code)]
 
@@ -132,11 +133,33 @@ pub(crate) const REASON_INVALID_ARGUMENT: c_int = 262 | ERR_RFLAG_COMMON;
 /// `ERR_R_INTERNAL_ERROR`: common and fatal.
 pub(crate) const REASON_INTERNAL: c_int = 259 | ERR_RFLAG_COMMON | (0x1 << 18);
 
+/// OpenSSL's cleanup callback of a wait descriptor (`ASYNC_WAIT_CTX`'s).
+pub(crate) type WaitCleanup = unsafe extern "C" fn(*mut c_void, *const c_void, c_int, *mut c_void);
+
+// The libcrypto functions the provider calls: the error queue, the async
+// jobs (`openssl/async.h`) and the library's version.
 #[link(name = "crypto")]
 unsafe extern "C" {
     fn ERR_new();
     fn ERR_set_debug(file: *const c_char, line: c_int, func: *const c_char);
     fn ERR_set_error(lib: c_int, reason: c_int, fmt: *const c_char, ...);
+    pub(crate) fn ASYNC_get_current_job() -> *mut c_void;
+    pub(crate) fn ASYNC_get_wait_ctx(job: *mut c_void) -> *mut c_void;
+    pub(crate) fn ASYNC_pause_job() -> c_int;
+    pub(crate) fn ASYNC_WAIT_CTX_get_fd(
+        ctx: *mut c_void,
+        key: *const c_void,
+        fd: *mut c_int,
+        custom: *mut *mut c_void,
+    ) -> c_int;
+    pub(crate) fn ASYNC_WAIT_CTX_set_wait_fd(
+        ctx: *mut c_void,
+        key: *const c_void,
+        fd: c_int,
+        custom: *mut c_void,
+        cleanup: Option<WaitCleanup>,
+    ) -> c_int;
+    pub(crate) fn OpenSSL_version_num() -> core::ffi::c_ulong;
 }
 
 /// Puts an error on the calling thread's OpenSSL error queue: `reason`

@@ -11,12 +11,7 @@
 //! operation inside a job is batched instead (`batch`): the job pauses.
 #![allow(unsafe_code)]
 
-use core::ffi::c_void;
-
-#[link(name = "crypto")]
-unsafe extern "C" {
-    fn ASYNC_get_current_job() -> *mut c_void;
-}
+use crate::ffi::ASYNC_get_current_job;
 
 /// Whether the calling thread is running an OpenSSL async job.
 pub(crate) fn in_job() -> bool {

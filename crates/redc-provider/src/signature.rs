@@ -99,18 +99,13 @@ unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mu
     Box::into_raw(Box::new(ctx)).cast()
 }
 
-#[link(name = "crypto")]
-unsafe extern "C" {
-    fn OpenSSL_version_num() -> core::ffi::c_ulong;
-}
-
 /// The PSS salt length a signature context starts with, as the default
 /// provider of the linked OpenSSL: `auto` (-2: the largest when signing)
 /// before 3.1, `auto-digestmax` (-4: the digest's length, at most the
 /// largest) from 3.1 on.
 fn default_salt() -> i64 {
     // SAFETY: no arguments; a constant of the library.
-    if unsafe { OpenSSL_version_num() } >= 0x3010_0000 {
+    if unsafe { ffi::OpenSSL_version_num() } >= 0x3010_0000 {
         -4
     } else {
         -2
