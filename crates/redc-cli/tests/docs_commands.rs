@@ -16,7 +16,7 @@
 //!   under it has its status checked only.
 //! - ```` ```sh setup ````: builds or tests the repository (`cargo`,
 //!   `./test.sh`, `.ci/run`, `make -C rtl`, `pip install`, `apt-get`,
-//!   `git config`, and the repository's own test scripts). Not run here; checked to hold
+//!   `git config`, and the repository's own test and bench scripts). Not run here; checked to hold
 //!   nothing else.
 //! - ```` ```sh no-run ```` (or `console no-run`): a block this test cannot
 //!   run. The paragraph just above it must say why, in words the reader
@@ -60,7 +60,7 @@ const SETUP_COMMANDS: [&str; 12] = [
     "rtl/mutants.sh",
     "crates/redc/mutants.sh",
     "python3 rtl/synth.py",
-    "crates/redc-provider/scripts/openssl4.sh",
+    "crates/redc-provider/scripts/",
 ];
 
 /// The Python suite that runs the ```` ```python ```` blocks.
