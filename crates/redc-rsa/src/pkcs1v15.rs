@@ -106,14 +106,23 @@ fn decrypt_batch(
     if let Err(e) = key.public_key().algorithm().check_not_pss("PKCS#1 v1.5 decryption") {
         return fail_all(cts.len(), &e);
     }
-    rsadp_bytes_batch(engine, key, cts, 11, rng, |ct, em| implicit_rejection(key, ct, &em))
+    rsadp_bytes_batch(engine, key, cts, 11, rng, |ct, em| eme_decode_implicit(key, ct, &em))
 }
 
-/// Draft-irtf-cfrg-rsa-guidance §7.2 steps 3–4 on `em`, the decrypted
-/// `ct`: its message if the padding is valid, else the synthetic one,
-/// chosen without branching.
-fn implicit_rejection(key: &RsaPrivateKey, ct: &[u8], em: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+/// EME-PKCS1-v1_5 decoding with implicit rejection (draft-irtf-cfrg-rsa-guidance
+/// §7.2 steps 3–4) of `em`, the `k`-byte RSADP of the `k`-byte ciphertext
+/// `ct` under `key`: its message if the padding is valid, else the
+/// synthetic one, chosen without branching. For callers that run the
+/// private operation themselves (the OpenSSL provider's batches);
+/// [`Pkcs1v15Encrypt`] does both.
+///
+/// Errors, on public data only: [`Error::Decryption`] when `ct` and `em`
+/// are not both `k` bytes or `k < 11`.
+pub fn eme_decode_implicit(key: &RsaPrivateKey, ct: &[u8], em: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     let k = em.len();
+    if k != key.public_key().size() || ct.len() != k || k < 11 {
+        return Err(Error::Decryption);
+    }
 
     // Step 3 of draft §7.2: the synthetic message and its length.
     let kdk = key_derivation_key(key, ct, k)?;
@@ -284,6 +293,43 @@ pub(crate) fn eme_decode_ct(em: &[u8]) -> (Choice, usize) {
     (good, zero_index as usize + 1)
 }
 
+/// The length of a TLS premaster secret (RFC 5246 §7.4.7.1).
+pub const TLS_PREMASTER_LEN: usize = 48;
+
+/// The premaster secret of a TLS 1.0–1.2 RSA key exchange (RFC 5246
+/// §7.4.7.1) from `em`, the RSADP of the client's `EncryptedPreMasterSecret`:
+/// its 48 bytes when `em` is a valid EME-PKCS1-v1_5 encoding of 48 bytes
+/// that start with `client_version` (or `alt_version`, the negotiated
+/// version that some clients send, when given), else `random`. Which case
+/// occurred is never revealed: every byte is read, nothing branches on
+/// them (the countermeasure to Bleichenbacher's attack and to
+/// Klima-Pokorny-Rosa's version oracle that the RFC prescribes).
+///
+/// Errors, on public data only: [`Error::Decryption`] when `em` is shorter
+/// than 11 + 48 bytes.
+pub fn tls_premaster_decode(
+    em: &[u8],
+    client_version: u16,
+    alt_version: Option<u16>,
+    random: &[u8; TLS_PREMASTER_LEN],
+) -> Result<Zeroizing<[u8; TLS_PREMASTER_LEN]>> {
+    let k = em.len();
+    if k < 11 + TLS_PREMASTER_LEN {
+        return Err(Error::Decryption);
+    }
+    let start = k - TLS_PREMASTER_LEN;
+    let (padding, index) = eme_decode_ct(em);
+    let sent = u16::from_be_bytes([em[start], em[start + 1]]);
+    let alt = alt_version.unwrap_or(client_version);
+    let version = sent.ct_eq(&client_version) | sent.ct_eq(&alt);
+    let good = padding & (index as u32).ct_eq(&(start as u32)) & version;
+    let mut out = Zeroizing::new([0u8; TLS_PREMASTER_LEN]);
+    for ((o, &real), &fake) in out.iter_mut().zip(&em[start..]).zip(random) {
+        *o = u8::conditional_select(&fake, &real, good);
+    }
+    Ok(out)
+}
+
 /// Fill `buf` with random non-zero bytes (the PS of RFC 8017 §7.2.1 step 2a).
 fn non_zero_random(buf: &mut [u8], rng: &mut impl CryptoRngCore) -> Result<()> {
     rng.try_fill_bytes(buf).map_err(|_| Error::Rng)?;
@@ -379,6 +425,45 @@ mod tests {
         let mut m = HmacSha256::new(key);
         m.update(data);
         m.finalize().to_vec()
+    }
+
+    /// A 128-byte EME-PKCS1-v1_5 encoding of `msg`.
+    fn type2(msg: &[u8]) -> Vec<u8> {
+        let mut em = vec![0x00, 0x02];
+        em.resize(128 - msg.len() - 1, 0x5a);
+        em.push(0);
+        em.extend_from_slice(msg);
+        em
+    }
+
+    #[test]
+    fn tls_premaster_is_the_message_only_when_all_checks_pass() {
+        // RFC 5246 §7.4.7.1: the 48 bytes start with the ClientHello's
+        // version; anything else yields the random premaster, no error.
+        let random = [0xeeu8; TLS_PREMASTER_LEN];
+        let mut pms = [0x11u8; TLS_PREMASTER_LEN];
+        pms[..2].copy_from_slice(&[3, 3]);
+        let decode = |em: &[u8], alt| *tls_premaster_decode(em, 0x0303, alt, &random).unwrap();
+        assert_eq!(decode(&type2(&pms), None), pms);
+        let mut old = pms;
+        old[..2].copy_from_slice(&[3, 2]);
+        assert_eq!(decode(&type2(&old), None), random, "another version");
+        assert_eq!(
+            decode(&type2(&old), Some(0x0302)),
+            old,
+            "the negotiated version, allowed"
+        );
+        assert_eq!(decode(&type2(&pms[1..]), None), random, "47 bytes");
+        let mut long = vec![3, 3];
+        long.extend_from_slice(&pms);
+        assert_eq!(decode(&type2(&long), None), random, "50 bytes");
+        let mut bad = type2(&pms);
+        bad[1] = 0x01;
+        assert_eq!(decode(&bad, None), random, "block type 1");
+        let mut bad = type2(&pms);
+        bad[0] = 0x01;
+        assert_eq!(decode(&bad, None), random, "leading byte");
+        assert!(tls_premaster_decode(&[0; 58], 0x0303, None, &random).is_err());
     }
 
     #[test]
