@@ -31,11 +31,12 @@
 use crate::ffi::{
     ASYNC_WAIT_CTX_get_fd, ASYNC_WAIT_CTX_set_wait_fd, ASYNC_get_current_job, ASYNC_get_wait_ctx, ASYNC_pause_job,
 };
+use crate::fiber;
 use crate::keymgmt::Key;
 use core::ffi::{c_int, c_void};
 use redc::engine::default_engine;
 use redc_rsa::OsRng;
-use redc_rsa::hazmat::raw_private_batch;
+use redc_rsa::hazmat::{raw_private, raw_private_batch};
 use std::collections::HashMap;
 use std::io::{PipeReader, PipeWriter, Read, Write};
 use std::os::fd::AsRawFd;
@@ -208,10 +209,7 @@ fn answer(group: Vec<Request>) {
                     .collect(),
             }
         }
-        None => group
-            .iter()
-            .map(|_| Err("signing needs a private key".into()))
-            .collect(),
+        None => group.iter().map(|_| Err(NO_PRIVATE_KEY.into())).collect(),
     };
     for (request, answer) in group.into_iter().zip(answers) {
         request.reply(answer);
@@ -267,31 +265,48 @@ unsafe fn waiter_of(ctx: *mut c_void) -> Result<Arc<Waiter>, String> {
     Ok(waiter)
 }
 
+/// `input^d mod n` for a private `key` (blinded, by Garner's CRT, checked
+/// with `e`): inside an async job, in a batch while the job is paused
+/// ([`private_in_job`]); otherwise, or when the job cannot pause, at once
+/// (off the job's small stack inside one).
+pub(crate) fn private(key: Arc<Key>, input: &[u8]) -> Answer {
+    let key = match private_in_job(key, input) {
+        Ok(answer) => return answer,
+        Err(key) => key,
+    };
+    fiber::run(move || {
+        let private = key.private.as_ref().ok_or(NO_PRIVATE_KEY)?;
+        raw_private(private, input, &mut OsRng).map_err(|e| format!("RSA private operation: {e}"))
+    })?
+}
+
+/// The error of a private operation with a public key.
+const NO_PRIVATE_KEY: &str = "the operation needs a private key";
+
 /// `input^d mod n` for a private `key`, computed in a batch while the
-/// calling async job is paused; `None` when it cannot be (outside an
-/// async job, a job without a wait context, a wait context with an
-/// operation already in flight): the caller computes it at once. The key
-/// is moved into the request, so that a job never resumed keeps no
-/// reference to it.
-pub(crate) fn private_in_job(key: Arc<Key>, input: &[u8]) -> Option<Answer> {
+/// calling async job is paused; the key given back when it cannot be
+/// (outside an async job, a job without a wait context, a wait context
+/// with an operation already in flight). The key is moved into the
+/// request, so that a job never resumed keeps no reference to it.
+fn private_in_job(key: Arc<Key>, input: &[u8]) -> Result<Answer, Arc<Key>> {
     // SAFETY: no arguments; the thread's async state.
     let job = unsafe { ASYNC_get_current_job() };
     if job.is_null() {
-        return None;
+        return Err(key);
     }
     // SAFETY: the current job; its wait context (null when the job was
     // started without one) lives while it runs.
     let ctx = unsafe { ASYNC_get_wait_ctx(job) };
     if ctx.is_null() {
-        return None;
+        return Err(key);
     }
     // SAFETY: as above.
     let waiter = match unsafe { waiter_of(ctx) } {
         Ok(w) => w,
-        Err(e) => return Some(Err(e)),
+        Err(e) => return Ok(Err(e)),
     };
     if waiter.busy.swap(true, Ordering::AcqRel) {
-        return None;
+        return Err(key);
     }
     // Across the pause the job holds only this weak reference: a job that
     // is never resumed keeps no descriptor open.
@@ -310,11 +325,13 @@ pub(crate) fn private_in_job(key: Arc<Key>, input: &[u8]) -> Option<Answer> {
     // once when resumed by it, blocking otherwise, never spinning.
     // SAFETY: inside a job (checked above).
     unsafe { ASYNC_pause_job() };
-    let waiter = weak.upgrade()?;
+    let Some(waiter) = weak.upgrade() else {
+        return Ok(Err("the operation was not answered".into()));
+    };
     let _ = (&waiter.reader).read(&mut [0u8; 1]);
     let answer = waiter.answer.lock().unwrap_or_else(PoisonError::into_inner).take();
     waiter.busy.store(false, Ordering::Release);
-    Some(answer.unwrap_or_else(|| Err("the operation was not answered".into())))
+    Ok(answer.unwrap_or_else(|| Err("the operation was not answered".into())))
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The few types and numbers of OpenSSL's provider interface this provider
 //! uses (`openssl/core.h`, `core_dispatch.h`, `core_names.h`), and every
 //! libcrypto function it calls: the error queue (`err.h`), the async jobs
-//! (`async.h`) and the version.
+//! (`async.h`) and the version; and the slices behind its pointers.
 //! They are ABI-stable across OpenSSL 3.x and 4.0.
 #![allow(unsafe_code)]
 
@@ -74,10 +74,12 @@ pub(crate) const UNSIGNED_INTEGER: c_uint = 2;
 pub(crate) const UTF8_STRING: c_uint = 4;
 pub(crate) const OCTET_STRING: c_uint = 5;
 pub(crate) const UTF8_PTR: c_uint = 6;
+pub(crate) const OCTET_PTR: c_uint = 7;
 
 /// Operation numbers (`OSSL_OP_*`).
 pub(crate) const OP_KEYMGMT: c_int = 10;
 pub(crate) const OP_SIGNATURE: c_int = 12;
+pub(crate) const OP_ASYM_CIPHER: c_int = 13;
 
 /// Provider functions (`OSSL_FUNC_PROVIDER_*`).
 pub(crate) const PROVIDER_TEARDOWN: c_int = 1024;
@@ -125,6 +127,19 @@ pub(crate) const SIGNATURE_GET_CTX_PARAMS: c_int = 18;
 pub(crate) const SIGNATURE_GETTABLE_CTX_PARAMS: c_int = 19;
 pub(crate) const SIGNATURE_SET_CTX_PARAMS: c_int = 20;
 pub(crate) const SIGNATURE_SETTABLE_CTX_PARAMS: c_int = 21;
+
+/// `OSSL_FUNC_ASYM_CIPHER_*`.
+pub(crate) const ASYM_CIPHER_NEWCTX: c_int = 1;
+pub(crate) const ASYM_CIPHER_ENCRYPT_INIT: c_int = 2;
+pub(crate) const ASYM_CIPHER_ENCRYPT: c_int = 3;
+pub(crate) const ASYM_CIPHER_DECRYPT_INIT: c_int = 4;
+pub(crate) const ASYM_CIPHER_DECRYPT: c_int = 5;
+pub(crate) const ASYM_CIPHER_FREECTX: c_int = 6;
+pub(crate) const ASYM_CIPHER_DUPCTX: c_int = 7;
+pub(crate) const ASYM_CIPHER_GET_CTX_PARAMS: c_int = 8;
+pub(crate) const ASYM_CIPHER_GETTABLE_CTX_PARAMS: c_int = 9;
+pub(crate) const ASYM_CIPHER_SET_CTX_PARAMS: c_int = 10;
+pub(crate) const ASYM_CIPHER_SETTABLE_CTX_PARAMS: c_int = 11;
 
 /// `ERR_LIB_PROV`, and the common reasons (`ERR_R_*`) this provider gives.
 const ERR_LIB_PROV: c_int = 57;
@@ -175,4 +190,17 @@ pub(crate) fn raise(reason: c_int, message: &str) {
         ERR_set_debug(c"redc-provider".as_ptr(), 0, c"redc".as_ptr());
         ERR_set_error(ERR_LIB_PROV, reason, c"%s".as_ptr(), text.as_ptr().cast::<c_char>());
     }
+}
+
+/// A slice from OpenSSL's pointer and length (empty for a null pointer).
+///
+/// # Safety
+///
+/// `data` is null or points at `len` readable bytes.
+pub(crate) unsafe fn slice<'a>(data: *const u8, len: usize) -> &'a [u8] {
+    if data.is_null() || len == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { core::slice::from_raw_parts(data, len) }
 }

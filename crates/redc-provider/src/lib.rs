@@ -4,9 +4,10 @@
 //! RSA.
 //!
 //! It offers RSA key management ([`keymgmt`]: keys loaded by any program,
-//! moved here by OpenSSL through their parameters) and RSA signatures
-//! ([`signature`]: PKCS#1 v1.5 and PSS, of a digest or a message), both
-//! under the property `provider=redc`. What it does not offer, OpenSSL
+//! moved here by OpenSSL through their parameters), RSA signatures
+//! ([`signature`]: PKCS#1 v1.5 and PSS, of a digest or a message) and RSA
+//! encryption ([`cipher`]: OAEP, PKCS#1 v1.5 with implicit rejection, the
+//! TLS premaster secret), all under the property `provider=redc`. What it does not offer, OpenSSL
 //! takes from the default provider. The private operations are
 //! redc-rsa's, blinded and checked with `e`. Errors go on OpenSSL's error
 //! queue with a message naming what was wrong; a panic is caught at the
@@ -17,6 +18,8 @@
 #![allow(unsafe_code)]
 
 mod batch;
+pub mod cipher;
+mod digests;
 mod ffi;
 mod fiber;
 pub mod keymgmt;
@@ -84,6 +87,16 @@ static KEYMGMT: [Algorithm; 2] = [
     END,
 ];
 
+static ASYM_CIPHER: [Algorithm; 2] = [
+    Algorithm {
+        names: RSA_NAMES.as_ptr(),
+        properties: PROPERTIES.as_ptr(),
+        implementation: cipher::FUNCTIONS.as_ptr(),
+        description: c"redc RSA encryption (OAEP, PKCS#1 v1.5, TLS premaster)".as_ptr(),
+    },
+    END,
+];
+
 static SIGNATURE: [Algorithm; 2] = [
     Algorithm {
         names: RSA_NAMES.as_ptr(),
@@ -113,6 +126,7 @@ unsafe extern "C" fn query_operation(
     match operation {
         ffi::OP_KEYMGMT => KEYMGMT.as_ptr(),
         ffi::OP_SIGNATURE => SIGNATURE.as_ptr(),
+        ffi::OP_ASYM_CIPHER => ASYM_CIPHER.as_ptr(),
         _ => core::ptr::null(),
     }
 }

@@ -4,7 +4,7 @@
 //! `_get_int`, `_get_utf8_string` and their setters read and write them.
 #![allow(unsafe_code)]
 
-use crate::ffi::{INTEGER, OCTET_STRING, Param, UNMODIFIED, UNSIGNED_INTEGER, UTF8_PTR, UTF8_STRING};
+use crate::ffi::{INTEGER, OCTET_PTR, OCTET_STRING, Param, UNMODIFIED, UNSIGNED_INTEGER, UTF8_PTR, UTF8_STRING};
 use core::ffi::{CStr, c_char, c_void};
 use redc::Num;
 use zeroize::Zeroizing;
@@ -138,6 +138,19 @@ pub(crate) unsafe fn get_utf8(p: &Param) -> Result<&str, String> {
     core::str::from_utf8(&raw[..end]).map_err(|_| format!("parameter {} is not UTF-8", name(p)))
 }
 
+/// An octet-string parameter's bytes.
+///
+/// # Safety
+///
+/// As [`bytes`].
+pub(crate) unsafe fn get_octets(p: &Param) -> Result<&[u8], String> {
+    if p.data_type != OCTET_STRING {
+        return Err(format!("parameter {} is not an octet string", name(p)));
+    }
+    // SAFETY: the caller's contract.
+    Ok(unsafe { bytes(p) })
+}
+
 /// Writes an integer into a caller's parameter of 4 or 8 bytes; false when
 /// it has another type or size, or the value does not fit.
 pub(crate) fn set_int(p: &mut Param, value: i64) -> bool {
@@ -185,6 +198,19 @@ pub(crate) fn set_utf8(p: &mut Param, value: &'static CStr) -> bool {
 /// either way, as OpenSSL's setter does).
 pub(crate) fn set_octets(p: &mut Param, value: &[u8]) -> bool {
     p.data_type == OCTET_STRING && copy_into(p, value, value.len())
+}
+
+/// Points a caller's octet-pointer parameter at `value` (which must
+/// outlive the caller's use, as OpenSSL's `OSSL_PARAM_set_octet_ptr`
+/// requires); false when it has another type.
+pub(crate) fn set_octet_ptr(p: &mut Param, value: &[u8]) -> bool {
+    if p.data_type != OCTET_PTR || p.data.is_null() {
+        return false;
+    }
+    // SAFETY: for an OCTET_PTR, `data` points at a `const void *`.
+    unsafe { *p.data.cast::<*const c_void>() = value.as_ptr().cast() };
+    p.return_size = value.len();
+    true
 }
 
 /// Copies `bytes` into a caller's buffer parameter, saying `len` as the

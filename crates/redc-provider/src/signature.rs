@@ -11,12 +11,14 @@
 mod algorithm_id;
 mod scheme;
 
+use crate::digests::{hash_named, openssl_name};
+use crate::ffi::slice;
 use crate::ffi::{self, Dispatch, Param};
 use crate::keymgmt::key_of;
-use crate::{batch, entry, fiber, guard, guard_heavy, params};
+use crate::{batch, entry, guard, guard_heavy, params};
 use core::ffi::{CStr, c_char, c_int, c_void};
 use redc_rsa::HashAlg;
-use scheme::{Ctx, PKCS1, encode, hash_named, openssl_name, set, sign_digest, verify_digest};
+use scheme::{Ctx, PKCS1, encode, set, verify_digest};
 
 /// What `set_ctx_params` takes, every one as a string as OpenSSL's own
 /// RSA signature declares them: the text of `-pkeyopt` and `-sigopt` is
@@ -72,19 +74,6 @@ pub(crate) static FUNCTIONS: [Dispatch; 18] = [
 unsafe fn ctx_mut<'a>(ctx: *mut c_void) -> Result<&'a mut Ctx, String> {
     // SAFETY: the caller's contract.
     unsafe { ctx.cast::<Ctx>().as_mut() }.ok_or_else(|| "no signature context".into())
-}
-
-/// A slice from OpenSSL's pointer and length (empty for a null pointer).
-///
-/// # Safety
-///
-/// `data` is null or points at `len` readable bytes.
-unsafe fn slice<'a>(data: *const u8, len: usize) -> &'a [u8] {
-    if data.is_null() || len == 0 {
-        return &[];
-    }
-    // SAFETY: the caller's contract.
-    unsafe { core::slice::from_raw_parts(data, len) }
 }
 
 unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
@@ -258,20 +247,12 @@ unsafe fn answer(
     Ok(())
 }
 
-/// The signature of `tbs`: inside an async job, encoded here and its
-/// private operation batched with other jobs' while this one is paused
-/// ([`batch::private_in_job`]; nothing heavy on the job's small stack);
-/// outside one, at once.
+/// The signature of `tbs`: encoded here, its private operation batched
+/// with other jobs' while the calling async job is paused, or at once
+/// outside one ([`batch::private`]; nothing heavy on a job's small stack).
 fn sign_here(ctx: &Ctx, tbs: &[u8]) -> Result<Vec<u8>, String> {
-    if !fiber::in_job() {
-        return sign_digest(ctx, tbs);
-    }
     let (key, em) = encode(ctx, tbs)?;
-    match batch::private_in_job(key, &em) {
-        Some(answer) => answer.map(|s| s.to_vec()),
-        // No batch to join: at once, off the job's small stack.
-        None => fiber::run(|| sign_digest(ctx, tbs))?,
-    }
+    batch::private(key, &em).map(|s| s.to_vec())
 }
 
 unsafe extern "C" fn sign(

@@ -13,12 +13,20 @@ use cli::{Checked, WITH_REDC, config, free_port, run, scratch, self_signed};
 #[test]
 fn openssl_lists_the_provider_and_its_algorithms() {
     let dir = scratch();
-    let out = run(dir, &["list", "-signature-algorithms", "-key-managers"])
-        .args(WITH_REDC)
-        .ok();
+    let out = run(
+        dir,
+        &[
+            "list",
+            "-signature-algorithms",
+            "-key-managers",
+            "-asymcipher-algorithms",
+        ],
+    )
+    .args(WITH_REDC)
+    .ok();
     let text = String::from_utf8_lossy(&out.stdout);
     let ours: Vec<&str> = text.lines().filter(|l| l.ends_with("@ redc")).collect();
-    assert_eq!(ours.len(), 2, "{text}");
+    assert_eq!(ours.len(), 3, "{text}");
     assert!(ours.iter().all(|l| l.contains("rsaEncryption")), "{text}");
     let out = run(dir, &["list", "-providers", "-verbose"]).args(WITH_REDC).ok();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -208,13 +216,19 @@ fn certificates_signed_with_redc_verify() {
 /// A TLS server through the provider with a 4096-bit key, its handshakes
 /// in OpenSSL's async jobs or not (`-async`: each on a 32 KiB fibre stack,
 /// which redc's kernels once overflowed, aborting the server after the
-/// handshake), answering a verifying client with TLS 1.3 and TLS 1.2
-/// ECDHE-RSA.
+/// handshake), answering a verifying client with TLS 1.3, TLS 1.2
+/// ECDHE-RSA (redc signs) and TLS 1.2 RSA key exchange (redc decrypts the
+/// premaster secret with the TLS padding).
 #[test]
-fn a_tls_server_signs_its_handshakes_with_redc() {
+fn a_tls_server_runs_its_handshakes_on_redc() {
     let dir = scratch();
     self_signed(dir, "four.pem", "/CN=localhost", "tls.pem").ok();
-    let cases = [("-tls1_3", None), ("-tls1_2", Some("ECDHE-RSA-AES128-GCM-SHA256"))];
+    let cases = [
+        ("-tls1_3", None),
+        ("-tls1_2", Some("ECDHE-RSA-AES128-GCM-SHA256")),
+        // RSA key exchange: redc decrypts the client's premaster secret.
+        ("-tls1_2", Some("AES128-GCM-SHA256")),
+    ];
     for ((version, cipher), mode) in cases.into_iter().flat_map(|c| [(c, None), (c, Some("-async"))]) {
         // A free port on loopback, then a server that answers one client.
         let port = free_port();

@@ -6,12 +6,13 @@
 //! digest, of raw bytes) with them, on redc-rsa.
 #![allow(unsafe_code)]
 
+use crate::digests::hash_named;
 use crate::ffi::Param;
 use crate::keymgmt::Key;
 use crate::params;
 use core::ffi::CStr;
 use redc_rsa::hash::Hasher;
-use redc_rsa::hazmat::{raw_private, raw_public};
+use redc_rsa::hazmat::raw_public;
 use redc_rsa::pkcs1v15::{Pkcs1v15Sign, emsa_encode};
 use redc_rsa::pss::{Pss, emsa_pss_encode};
 use redc_rsa::rand_core::RngCore;
@@ -35,30 +36,6 @@ pub(super) struct Ctx {
 pub(super) const PKCS1: i64 = 1;
 
 pub(super) const PSS: i64 = 6;
-
-/// OpenSSL's name of a hash, for `get_ctx_params`.
-pub(super) fn openssl_name(md: HashAlg) -> &'static CStr {
-    match md {
-        HashAlg::Sha1 => c"SHA1",
-        HashAlg::Sha224 => c"SHA224",
-        HashAlg::Sha256 => c"SHA256",
-        HashAlg::Sha384 => c"SHA384",
-        HashAlg::Sha512 => c"SHA512",
-        HashAlg::Sha512_224 => c"SHA512-224",
-        HashAlg::Sha512_256 => c"SHA512-256",
-        HashAlg::Sha3_224 => c"SHA3-224",
-        HashAlg::Sha3_256 => c"SHA3-256",
-        HashAlg::Sha3_384 => c"SHA3-384",
-        HashAlg::Sha3_512 => c"SHA3-512",
-        HashAlg::Shake128 => c"SHAKE128",
-        HashAlg::Shake256 => c"SHAKE256",
-    }
-}
-
-/// A hash by OpenSSL's name for it.
-pub(super) fn hash_named(name: &str) -> Result<HashAlg, String> {
-    HashAlg::from_name(name).ok_or_else(|| format!("digest {name} is not supported"))
-}
 
 /// The largest PSS salt for this key and hash (RFC 8017 §9.1.1 step 3).
 fn max_salt(key: &Key, md: HashAlg) -> Result<usize, String> {
@@ -140,16 +117,6 @@ pub(super) fn encode(ctx: &Ctx, tbs: &[u8]) -> Result<(Arc<Key>, Vec<u8>), Strin
         (pad, _) => return Err(format!("padding mode {pad} is not supported")),
     };
     em.map(|em| (key, em)).map_err(|e| format!("RSA signing: {e}"))
-}
-
-/// The signature of `tbs` ([`encode`], then RSASP1: blinded, by Garner's
-/// CRT, checked with `e`).
-pub(super) fn sign_digest(ctx: &Ctx, tbs: &[u8]) -> Result<Vec<u8>, String> {
-    let (key, em) = encode(ctx, tbs)?;
-    let private = key.private.as_ref().ok_or("signing needs a private key")?;
-    raw_private(private, &em, &mut OsRng)
-        .map(|s| s.to_vec())
-        .map_err(|e| format!("RSA signing: {e}"))
 }
 
 /// Whether `sig` is a signature of the digest (or raw bytes) `tbs`.
