@@ -27,6 +27,12 @@ unsafe extern "C" {
     fn EVP_sha256() -> *const c_void;
     fn EVP_PKEY_sign(ctx: *mut c_void, sig: *mut u8, siglen: *mut usize, tbs: *const u8, tbslen: usize) -> c_int;
     fn EVP_PKEY_verify(ctx: *mut c_void, sig: *const u8, siglen: usize, tbs: *const u8, tbslen: usize) -> c_int;
+    fn EVP_PKEY_encrypt_init(ctx: *mut c_void) -> c_int;
+    fn EVP_PKEY_decrypt_init(ctx: *mut c_void) -> c_int;
+    fn EVP_PKEY_encrypt(ctx: *mut c_void, out: *mut u8, outlen: *mut usize, input: *const u8, inlen: usize) -> c_int;
+    fn EVP_PKEY_decrypt(ctx: *mut c_void, out: *mut u8, outlen: *mut usize, input: *const u8, inlen: usize) -> c_int;
+    fn EVP_PKEY_CTX_set_rsa_oaep_md(ctx: *mut c_void, md: *const c_void) -> c_int;
+    fn EVP_PKEY_CTX_set_params(ctx: *mut c_void, params: *const OsslParam) -> c_int;
     fn ASYNC_WAIT_CTX_new() -> *mut c_void;
     fn ASYNC_WAIT_CTX_free(ctx: *mut c_void);
     fn ASYNC_WAIT_CTX_get_all_fds(ctx: *mut c_void, fds: *mut c_int, numfds: *mut usize) -> c_int;
@@ -88,7 +94,12 @@ pub fn key(dir: &Path, bits: usize) -> *mut c_void {
         .status()
         .unwrap();
     assert!(status.success(), "openssl genpkey");
-    let pem = std::fs::read(&file).unwrap();
+    load_key(&file)
+}
+
+/// The private key of the PEM file `file`, loaded by libcrypto.
+pub fn load_key(file: &Path) -> *mut c_void {
+    let pem = std::fs::read(file).unwrap();
     // SAFETY: the buffer outlives the BIO, freed after the read.
     let key = unsafe {
         let bio = BIO_new_mem_buf(pem.as_ptr().cast(), c_int::try_from(pem.len()).unwrap());
@@ -121,7 +132,101 @@ pub fn context(key: *mut c_void, propq: &str, sign: bool) -> *mut c_void {
     }
 }
 
-/// Frees a context made by [`context`].
+/// `RSA_PKCS1_PSS_PADDING`, `RSA_PKCS1_OAEP_PADDING`,
+/// `RSA_PKCS1_WITH_TLS_PADDING`.
+pub const PSS: c_int = 6;
+pub const OAEP: c_int = 4;
+pub const TLS: c_int = 7;
+
+/// Sets the padding of a context (PSS on a signing context, ...).
+pub fn set_padding(ctx: *mut c_void, pad: c_int) {
+    // SAFETY: a live context.
+    assert_eq!(unsafe { EVP_PKEY_CTX_set_rsa_padding(ctx, pad) }, 1, "padding {pad}");
+}
+
+/// An encryption (or decryption) context of `key` on the provider `propq`
+/// names, with padding `pad` (OAEP with SHA-256).
+pub fn cipher_context(key: *mut c_void, propq: &str, decrypt: bool, pad: c_int) -> *mut c_void {
+    let propq = CString::new(propq).unwrap();
+    // SAFETY: a live key and a C string; OpenSSL's own calls set it up.
+    unsafe {
+        let ctx = EVP_PKEY_CTX_new_from_pkey(core::ptr::null_mut(), key, propq.as_ptr());
+        assert!(!ctx.is_null(), "no context");
+        let init = if decrypt {
+            EVP_PKEY_decrypt_init(ctx)
+        } else {
+            EVP_PKEY_encrypt_init(ctx)
+        };
+        assert_eq!(init, 1, "init");
+        set_padding(ctx, pad);
+        if pad == OAEP {
+            assert!(EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha256()) > 0, "OAEP digest");
+        }
+        ctx
+    }
+}
+
+/// `OSSL_PARAM`, for [`set_tls_version`].
+#[repr(C)]
+pub struct OsslParam {
+    key: *const c_char,
+    data_type: u32,
+    data: *mut c_void,
+    data_size: usize,
+    return_size: usize,
+}
+
+/// Sets the `tls-client-version` of a decryption context.
+pub fn set_tls_version(ctx: *mut c_void, version: u32) {
+    let mut version = version;
+    let params = [
+        OsslParam {
+            key: c"tls-client-version".as_ptr(),
+            data_type: 2,
+            data: (&raw mut version).cast(),
+            data_size: 4,
+            return_size: usize::MAX,
+        },
+        OsslParam {
+            key: core::ptr::null(),
+            data_type: 0,
+            data: core::ptr::null_mut(),
+            data_size: 0,
+            return_size: 0,
+        },
+    ];
+    // SAFETY: a live context and a list ended by a null key.
+    assert_eq!(
+        unsafe { EVP_PKEY_CTX_set_params(ctx, params.as_ptr()) },
+        1,
+        "tls-client-version"
+    );
+}
+
+/// `EVP_PKEY_encrypt` of `msg`.
+pub fn encrypt(ctx: *mut c_void, msg: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; 1024];
+    let mut len = out.len();
+    // SAFETY: an encryption context; the buffer has `len` bytes.
+    let ok = unsafe { EVP_PKEY_encrypt(ctx, out.as_mut_ptr(), &mut len, msg.as_ptr(), msg.len()) };
+    assert_eq!(ok, 1, "EVP_PKEY_encrypt");
+    out.truncate(len);
+    out
+}
+
+/// `EVP_PKEY_decrypt` of `ct`; `None` when it fails.
+pub fn decrypt(ctx: *mut c_void, ct: &[u8]) -> Option<Vec<u8>> {
+    let mut out = vec![0u8; 1024];
+    let mut len = out.len();
+    // SAFETY: a decryption context; the buffer has `len` bytes.
+    let ok = unsafe { EVP_PKEY_decrypt(ctx, out.as_mut_ptr(), &mut len, ct.as_ptr(), ct.len()) };
+    (ok == 1).then(|| {
+        out.truncate(len);
+        out
+    })
+}
+
+/// Frees a context made by [`context`] or [`cipher_context`].
 pub fn free_context(ctx: *mut c_void) {
     // SAFETY: made by `context`, freed once.
     unsafe { EVP_PKEY_CTX_free(ctx) };
