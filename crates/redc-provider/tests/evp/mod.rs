@@ -6,7 +6,7 @@
 //! those that are ready).
 #![allow(unsafe_code, dead_code, unreachable_pub)]
 
-use std::ffi::{CString, c_char, c_int, c_void};
+use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::os::fd::BorrowedFd;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -18,6 +18,8 @@ unsafe extern "C" {
     fn BIO_new_mem_buf(buf: *const c_void, len: c_int) -> *mut c_void;
     fn BIO_free(bio: *mut c_void) -> c_int;
     fn PEM_read_bio_PrivateKey(bio: *mut c_void, x: *mut c_void, cb: *mut c_void, u: *mut c_void) -> *mut c_void;
+    fn PEM_read_bio_PUBKEY(bio: *mut c_void, x: *mut c_void, cb: *mut c_void, u: *mut c_void) -> *mut c_void;
+    fn EVP_PKEY_free(key: *mut c_void);
     fn EVP_PKEY_CTX_new_from_pkey(ctx: *mut c_void, pkey: *mut c_void, propq: *const c_char) -> *mut c_void;
     fn EVP_PKEY_CTX_free(ctx: *mut c_void);
     fn EVP_PKEY_sign_init(ctx: *mut c_void) -> c_int;
@@ -99,37 +101,73 @@ pub fn key(dir: &Path, bits: usize) -> *mut c_void {
 
 /// The private key of the PEM file `file`, loaded by libcrypto.
 pub fn load_key(file: &Path) -> *mut c_void {
-    let pem = std::fs::read(file).unwrap();
-    // SAFETY: the buffer outlives the BIO, freed after the read.
-    let key = unsafe {
-        let bio = BIO_new_mem_buf(pem.as_ptr().cast(), c_int::try_from(pem.len()).unwrap());
-        let key = PEM_read_bio_PrivateKey(bio, core::ptr::null_mut(), core::ptr::null_mut(), core::ptr::null_mut());
-        BIO_free(bio);
-        key
-    };
+    let key = pem_key(&std::fs::read(file).unwrap(), true);
     assert!(!key.is_null(), "the key");
     key
 }
 
-/// A PKCS#1 v1.5 SHA-256 signing (or verifying) context of `key` on the
-/// provider `propq` names (`provider=redc`, `provider=default`).
-pub fn context(key: *mut c_void, propq: &str, sign: bool) -> *mut c_void {
+/// A key from PEM text, private or public (`PUBLIC KEY`); null when
+/// libcrypto cannot read it.
+pub fn pem_key(pem: &[u8], private: bool) -> *mut c_void {
+    let null = core::ptr::null_mut();
+    // SAFETY: the buffer outlives the BIO, freed after the read.
+    unsafe {
+        let bio = BIO_new_mem_buf(pem.as_ptr().cast(), c_int::try_from(pem.len()).unwrap());
+        let key = if private {
+            PEM_read_bio_PrivateKey(bio, null, null, null)
+        } else {
+            PEM_read_bio_PUBKEY(bio, null, null, null)
+        };
+        BIO_free(bio);
+        key
+    }
+}
+
+/// Frees a key.
+pub fn free_key(key: *mut c_void) {
+    // SAFETY: a key from `pem_key` or `load_key`, freed once.
+    unsafe { EVP_PKEY_free(key) };
+}
+
+/// What a context is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Sign,
+    Verify,
+    Encrypt,
+    Decrypt,
+}
+
+/// A context of `key` for `op` on the provider `propq` names
+/// (`provider=redc`, `provider=default`), with OpenSSL's defaults.
+pub fn new_context(key: *mut c_void, propq: &str, op: Op) -> *mut c_void {
     let propq = CString::new(propq).unwrap();
-    // SAFETY: a live key and a C string; the context is checked and set up
-    // with OpenSSL's own calls.
+    // SAFETY: a live key and a C string; OpenSSL's own calls set it up.
     unsafe {
         let ctx = EVP_PKEY_CTX_new_from_pkey(core::ptr::null_mut(), key, propq.as_ptr());
         assert!(!ctx.is_null(), "no context");
-        let init = if sign {
-            EVP_PKEY_sign_init(ctx)
-        } else {
-            EVP_PKEY_verify_init(ctx)
+        let init = match op {
+            Op::Sign => EVP_PKEY_sign_init(ctx),
+            Op::Verify => EVP_PKEY_verify_init(ctx),
+            Op::Encrypt => EVP_PKEY_encrypt_init(ctx),
+            Op::Decrypt => EVP_PKEY_decrypt_init(ctx),
         };
         assert_eq!(init, 1, "init");
-        assert_eq!(EVP_PKEY_CTX_set_rsa_padding(ctx, 1), 1, "padding");
-        assert!(EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) > 0, "digest");
         ctx
     }
+}
+
+/// A PKCS#1 v1.5 SHA-256 signing (or verifying) context of `key` on the
+/// provider `propq` names.
+pub fn context(key: *mut c_void, propq: &str, sign: bool) -> *mut c_void {
+    let ctx = new_context(key, propq, if sign { Op::Sign } else { Op::Verify });
+    set_padding(ctx, 1);
+    // SAFETY: a live context.
+    assert!(
+        unsafe { EVP_PKEY_CTX_set_signature_md(ctx, EVP_sha256()) } > 0,
+        "digest"
+    );
+    ctx
 }
 
 /// `RSA_PKCS1_PSS_PADDING`, `RSA_PKCS1_OAEP_PADDING`,
@@ -147,26 +185,19 @@ pub fn set_padding(ctx: *mut c_void, pad: c_int) {
 /// An encryption (or decryption) context of `key` on the provider `propq`
 /// names, with padding `pad` (OAEP with SHA-256).
 pub fn cipher_context(key: *mut c_void, propq: &str, decrypt: bool, pad: c_int) -> *mut c_void {
-    let propq = CString::new(propq).unwrap();
-    // SAFETY: a live key and a C string; OpenSSL's own calls set it up.
-    unsafe {
-        let ctx = EVP_PKEY_CTX_new_from_pkey(core::ptr::null_mut(), key, propq.as_ptr());
-        assert!(!ctx.is_null(), "no context");
-        let init = if decrypt {
-            EVP_PKEY_decrypt_init(ctx)
-        } else {
-            EVP_PKEY_encrypt_init(ctx)
-        };
-        assert_eq!(init, 1, "init");
-        set_padding(ctx, pad);
-        if pad == OAEP {
-            assert!(EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha256()) > 0, "OAEP digest");
-        }
-        ctx
+    let ctx = new_context(key, propq, if decrypt { Op::Decrypt } else { Op::Encrypt });
+    set_padding(ctx, pad);
+    if pad == OAEP {
+        // SAFETY: a live context.
+        assert!(
+            unsafe { EVP_PKEY_CTX_set_rsa_oaep_md(ctx, EVP_sha256()) } > 0,
+            "OAEP digest"
+        );
     }
+    ctx
 }
 
-/// `OSSL_PARAM`, for [`set_tls_version`].
+/// `OSSL_PARAM`, for [`set_params`].
 #[repr(C)]
 pub struct OsslParam {
     key: *const c_char,
@@ -176,29 +207,59 @@ pub struct OsslParam {
     return_size: usize,
 }
 
+/// A parameter's value, for [`set_params`].
+pub enum Value<'a> {
+    Utf8(&'a str),
+    Int(i32),
+    Uint(u32),
+    Octets(&'a [u8]),
+}
+
+/// Sets `list` on a context (`EVP_PKEY_CTX_set_params`): whether OpenSSL
+/// and the provider took it.
+pub fn set_params(ctx: *mut c_void, list: &[(&CStr, Value<'_>)]) -> bool {
+    // The values' bytes, alive until the call returns.
+    let mut data: Vec<Vec<u8>> = list
+        .iter()
+        .map(|(_, v)| match v {
+            Value::Utf8(s) => s.as_bytes().to_vec(),
+            Value::Int(i) => i.to_ne_bytes().to_vec(),
+            Value::Uint(u) => u.to_ne_bytes().to_vec(),
+            Value::Octets(o) => o.to_vec(),
+        })
+        .collect();
+    let mut params: Vec<OsslParam> = list
+        .iter()
+        .zip(data.iter_mut())
+        .map(|((key, value), bytes)| OsslParam {
+            key: key.as_ptr(),
+            data_type: match value {
+                Value::Int(_) => 1,
+                Value::Uint(_) => 2,
+                Value::Utf8(_) => 4,
+                Value::Octets(_) => 5,
+            },
+            data_size: bytes.len(),
+            data: bytes.as_mut_ptr().cast(),
+            return_size: usize::MAX,
+        })
+        .collect();
+    params.push(OsslParam {
+        key: core::ptr::null(),
+        data_type: 0,
+        data: core::ptr::null_mut(),
+        data_size: 0,
+        return_size: 0,
+    });
+    // SAFETY: a live context and a list ended by a null key, its data
+    // alive for the call.
+    unsafe { EVP_PKEY_CTX_set_params(ctx, params.as_ptr()) == 1 }
+}
+
 /// Sets the `tls-client-version` of a decryption context.
 pub fn set_tls_version(ctx: *mut c_void, version: u32) {
-    let mut version = version;
-    let params = [
-        OsslParam {
-            key: c"tls-client-version".as_ptr(),
-            data_type: 2,
-            data: (&raw mut version).cast(),
-            data_size: 4,
-            return_size: usize::MAX,
-        },
-        OsslParam {
-            key: core::ptr::null(),
-            data_type: 0,
-            data: core::ptr::null_mut(),
-            data_size: 0,
-            return_size: 0,
-        },
-    ];
-    // SAFETY: a live context and a list ended by a null key.
-    assert_eq!(
-        unsafe { EVP_PKEY_CTX_set_params(ctx, params.as_ptr()) },
-        1,
+    assert!(
+        set_params(ctx, &[(c"tls-client-version", Value::Uint(version))]),
         "tls-client-version"
     );
 }
@@ -234,13 +295,20 @@ pub fn free_context(ctx: *mut c_void) {
 
 /// One signature of `digest` on the signing context `ctx`.
 pub fn sign(ctx: *mut c_void, digest: &[u8]) -> Vec<u8> {
+    try_sign(ctx, digest).expect("EVP_PKEY_sign")
+}
+
+/// One signature of `digest` on the signing context `ctx`; `None` when it
+/// fails.
+pub fn try_sign(ctx: *mut c_void, digest: &[u8]) -> Option<Vec<u8>> {
     let mut sig = vec![0u8; 1024];
     let mut len = sig.len();
     // SAFETY: a signing context; the buffer has `len` bytes.
     let ok = unsafe { EVP_PKEY_sign(ctx, sig.as_mut_ptr(), &mut len, digest.as_ptr(), digest.len()) };
-    assert_eq!(ok, 1, "EVP_PKEY_sign");
-    sig.truncate(len);
-    sig
+    (ok == 1).then(|| {
+        sig.truncate(len);
+        sig
+    })
 }
 
 /// Whether `sig` verifies for `digest` on the verifying context `ctx`.
