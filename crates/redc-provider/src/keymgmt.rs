@@ -16,8 +16,10 @@ use crate::params::{self, Built};
 use crate::{entry, guard, guard_heavy};
 use core::ffi::{CStr, c_int, c_void};
 use redc::Num;
+use redc_rsa::policy::SecurityLevel;
 use redc_rsa::{RsaPrivateKey, RsaPublicKey};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 use zeroize::Zeroizing;
 
 /// An RSA key as OpenSSL holds it for this provider: empty until imported.
@@ -30,6 +32,22 @@ pub(crate) struct KeyData {
 pub(crate) struct Key {
     pub(crate) public: RsaPublicKey,
     pub(crate) private: Option<RsaPrivateKey>,
+}
+
+/// The smallest keys the provider's operations take, as a
+/// [`SecurityLevel`]'s number: `security-level` in `openssl.cnf`, 0 by
+/// default (OpenSSL's libcrypto refuses no key for its size; the
+/// program's own policy, such as libssl's security level, decides).
+static SECURITY_LEVEL: AtomicU8 = AtomicU8::new(0);
+
+/// Sets the security level of the keys imported or made from now on.
+pub(crate) fn set_security_level(level: SecurityLevel) {
+    SECURITY_LEVEL.store(level.get(), Ordering::Relaxed);
+}
+
+/// The security level keys get.
+pub(crate) fn security_level() -> SecurityLevel {
+    SecurityLevel::new(SECURITY_LEVEL.load(Ordering::Relaxed)).unwrap_or(SecurityLevel::DEFAULT)
 }
 
 /// The most primes a key may have (OpenSSL's `RSA_MAX_PRIME_NUM`).
@@ -147,7 +165,9 @@ unsafe extern "C" fn import(keydata: *mut c_void, selection: c_int, list: *const
         }
         let n = num(c"n")?.ok_or("the key has no modulus n")?;
         let e = num(c"e")?.ok_or("the key has no public exponent e")?;
-        let public = RsaPublicKey::new(n.clone(), e.clone()).map_err(|err| format!("the RSA public key: {err}"))?;
+        let public = RsaPublicKey::new(n.clone(), e.clone())
+            .map_err(|err| format!("the RSA public key: {err}"))?
+            .with_security_level(security_level());
         // Wiped whether it is used or not.
         let d = num(c"d")?.map(Zeroizing::new);
         let private = match d {
@@ -163,7 +183,8 @@ unsafe extern "C" fn import(keydata: *mut c_void, selection: c_int, list: *const
                     return Err("a private RSA key without its primes (rsa-factor1, rsa-factor2)".into());
                 }
                 let key = RsaPrivateKey::from_components(n, e, (*d).clone(), core::mem::take(&mut *primes))
-                    .map_err(|err| format!("the RSA private key: {err}"))?;
+                    .map_err(|err| format!("the RSA private key: {err}"))?
+                    .with_security_level(security_level());
                 Some(key)
             }
             _ => None,

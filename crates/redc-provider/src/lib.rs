@@ -186,59 +186,100 @@ const CORE_GET_PARAMS: c_int = 2;
 
 /// Reads the provider's configuration from the core's dispatch table
 /// `core`: `batch-wait-us`, how long a short group of async jobs' private
-/// operations waits for more (microseconds, at most one second).
+/// operations waits for more (microseconds, at most one second), and
+/// `security-level`, the smallest keys redc takes (redc's levels 0 to 5;
+/// 0, as OpenSSL's libcrypto, when left out: the program's own policy,
+/// such as libssl's security level, decides).
 ///
 /// # Safety
 ///
 /// `core` is null or OpenSSL's dispatch table, ended by id 0; `handle` its
 /// handle.
 unsafe fn configure(handle: *const c_void, core: *const Dispatch) -> Result<(), String> {
-    let mut at = core;
-    // SAFETY: the caller's contract: the table ends with id 0.
-    while let Some(d) = unsafe { at.as_ref() } {
-        if d.id == 0 {
-            break;
-        }
-        if d.id == CORE_GET_PARAMS
-            && let Some(f) = d.function
-        {
-            // SAFETY: id 2's type in core_dispatch.h.
-            let get: unsafe extern "C" fn(*const c_void, *mut Param) -> c_int = unsafe { core::mem::transmute(f) };
-            let mut value: *const core::ffi::c_char = core::ptr::null();
-            let mut list = [
-                Param {
-                    data: (&raw mut value).cast(),
-                    ..Param::describe(c"batch-wait-us", ffi::UTF8_PTR)
-                },
-                Param::END,
-            ];
-            // SAFETY: a list OpenSSL fills; `value` is then null or a C
-            // string of the configuration.
-            if unsafe { get(handle, list.as_mut_ptr()) } == 1 && !value.is_null() {
-                // SAFETY: as above.
-                let text = unsafe { CStr::from_ptr(value) }.to_string_lossy();
-                let us: u64 = text
-                    .trim()
-                    .parse()
-                    .ok()
-                    .filter(|&us| us <= batch::MAX_WAIT_US)
-                    .ok_or_else(|| {
-                        format!(
-                            "batch-wait-us = {text}: a number of microseconds up to {}",
-                            batch::MAX_WAIT_US
-                        )
-                    })?;
-                batch::set_max_wait(us);
-            }
-        }
-        // SAFETY: not the last entry, so the next one exists.
-        at = unsafe { at.add(1) };
+    // SAFETY: the caller's contract.
+    let Some(get) = (unsafe { core_get_params(core) }) else {
+        return Ok(());
+    };
+    // SAFETY: OpenSSL's function and handle.
+    if let Some(text) = unsafe { setting(get, handle, c"batch-wait-us") } {
+        let us: u64 = text
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&us| us <= batch::MAX_WAIT_US)
+            .ok_or_else(|| {
+                format!(
+                    "batch-wait-us = {text}: a number of microseconds up to {}",
+                    batch::MAX_WAIT_US
+                )
+            })?;
+        batch::set_max_wait(us);
+    }
+    // SAFETY: as above.
+    if let Some(text) = unsafe { setting(get, handle, c"security-level") } {
+        let level = text
+            .trim()
+            .parse()
+            .ok()
+            .and_then(|l| redc_rsa::policy::SecurityLevel::new(l).ok())
+            .ok_or_else(|| format!("security-level = {text}: a level from 0 to 5"))?;
+        keymgmt::set_security_level(level);
     }
     Ok(())
 }
 
+/// The core's `get_params` (its answers are the provider's `openssl.cnf`
+/// section), from its dispatch table.
+type CoreGetParams = unsafe extern "C" fn(*const c_void, *mut Param) -> c_int;
+
+/// The core's `get_params` in the dispatch table `core`, if offered.
+///
+/// # Safety
+///
+/// As [`configure`].
+unsafe fn core_get_params(core: *const Dispatch) -> Option<CoreGetParams> {
+    let mut at = core;
+    // SAFETY: the caller's contract: the table ends with id 0.
+    while let Some(d) = unsafe { at.as_ref() } {
+        match (d.id, d.function) {
+            (0, _) => break,
+            // SAFETY: id 2's type in core_dispatch.h.
+            (CORE_GET_PARAMS, Some(f)) => {
+                return Some(unsafe { core::mem::transmute::<unsafe extern "C" fn(), CoreGetParams>(f) });
+            }
+            _ => {}
+        }
+        // SAFETY: not the last entry, so the next one exists.
+        at = unsafe { at.add(1) };
+    }
+    None
+}
+
+/// The value of `name` in the provider's `openssl.cnf` section, if set.
+///
+/// # Safety
+///
+/// `get` and `handle` are the core's.
+unsafe fn setting(get: CoreGetParams, handle: *const c_void, name: &'static CStr) -> Option<String> {
+    let mut value: *const core::ffi::c_char = core::ptr::null();
+    let mut list = [
+        Param {
+            data: (&raw mut value).cast(),
+            ..Param::describe(name, ffi::UTF8_PTR)
+        },
+        Param::END,
+    ];
+    // SAFETY: a list OpenSSL fills; `value` is then null or a C string of
+    // the configuration.
+    if unsafe { get(handle, list.as_mut_ptr()) } != 1 || value.is_null() {
+        return None;
+    }
+    // SAFETY: as above.
+    Some(unsafe { CStr::from_ptr(value) }.to_string_lossy().into_owned())
+}
+
 /// The provider's entry point, which OpenSSL looks up by name when it
-/// loads the library: reads the configuration (`batch-wait-us`) and hands
+/// loads the library: reads the configuration ([`configure`]) and hands
 /// back the provider's functions and a context (unused: every key and
 /// operation carries its own state).
 ///

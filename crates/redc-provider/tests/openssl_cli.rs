@@ -365,3 +365,39 @@ fn the_batch_wait_is_configured_in_openssl_cnf() {
         }
     }
 }
+
+/// Keys OpenSSL's default provider takes (1024 and 512 bits) are taken as
+/// well, the program's policy deciding, unless `security-level` in the
+/// provider's section asks for redc's; a level that does not exist keeps
+/// the provider from loading.
+#[test]
+fn small_keys_work_unless_a_security_level_is_set() {
+    let dir = scratch();
+    for bits in ["512", "1024"] {
+        let key = format!("small{bits}.pem");
+        run(dir, &["genpkey", "-algorithm", "RSA", "-out", &key])
+            .args(["-pkeyopt", &format!("rsa_keygen_bits:{bits}")])
+            .ok();
+        let sig = format!("small{bits}.sig");
+        run(dir, &["dgst", "-sha256", "-sign", &key, "-out", &sig])
+            .args(WITH_REDC)
+            .arg("msg")
+            .ok();
+        run(dir, &["dgst", "-sha256", "-prverify", &key, "-signature", &sig, "msg"]).ok();
+        let strict = config("strict.cnf", "security-level = 2");
+        let err = run(dir, &["dgst", "-sha256", "-sign", &key, "-out", &sig, "msg"])
+            .env("OPENSSL_CONF", &strict)
+            .fails();
+        assert!(
+            err.contains(&format!(
+                "a {bits}-bit RSA key is refused for private operations at security level 2"
+            )),
+            "{err}"
+        );
+    }
+    let out = run(dir, &["list", "-providers"])
+        .env("OPENSSL_CONF", config("bad-level.cnf", "security-level = 9"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("  redc\n"));
+}

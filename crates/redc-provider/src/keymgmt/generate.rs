@@ -84,6 +84,7 @@ pub(super) unsafe extern "C" fn generate(genctx: *mut c_void, _cb: Progress, _cb
         let job = unsafe { genctx.cast::<Job>().as_ref() }.ok_or("no key generation")?;
         let key =
             generate_multi(job.bits, job.primes, &job.e, &|_| {}).map_err(|e| format!("RSA key generation: {e}"))?;
+        let key = key.with_security_level(super::security_level());
         made = Some(Key {
             public: key.public_key().clone(),
             private: Some(key),
