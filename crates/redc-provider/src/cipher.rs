@@ -13,7 +13,7 @@ mod scheme;
 use crate::digests::openssl_name;
 use crate::ffi::{self, Dispatch, Param, slice};
 use crate::keymgmt::key_of;
-use crate::{entry, guard, guard_heavy, params};
+use crate::{context, entry, guard, guard_heavy, params};
 use core::ffi::{c_char, c_int, c_void};
 use scheme::{Ctx, decrypt, encrypt, pad_name, set};
 
@@ -50,8 +50,8 @@ pub(crate) static FUNCTIONS: [Dispatch; 12] = [
     entry!(ffi::ASYM_CIPHER_ENCRYPT, encrypt_call),
     entry!(ffi::ASYM_CIPHER_DECRYPT_INIT, decrypt_init),
     entry!(ffi::ASYM_CIPHER_DECRYPT, decrypt_call),
-    entry!(ffi::ASYM_CIPHER_FREECTX, freectx),
-    entry!(ffi::ASYM_CIPHER_DUPCTX, dupctx),
+    entry!(ffi::ASYM_CIPHER_FREECTX, context::free::<Ctx>),
+    entry!(ffi::ASYM_CIPHER_DUPCTX, context::dup::<Ctx>),
     entry!(ffi::ASYM_CIPHER_GET_CTX_PARAMS, get_ctx_params),
     entry!(ffi::ASYM_CIPHER_GETTABLE_CTX_PARAMS, gettable),
     entry!(ffi::ASYM_CIPHER_SET_CTX_PARAMS, set_ctx_params),
@@ -63,30 +63,14 @@ pub(crate) static FUNCTIONS: [Dispatch; 12] = [
 ///
 /// # Safety
 ///
-/// `ctx` is null or a pointer [`newctx`] or [`dupctx`] returned and
-/// [`freectx`] did not free, not otherwise referenced during the call.
+/// As [`context::get`].
 unsafe fn ctx_mut<'a>(ctx: *mut c_void) -> Result<&'a mut Ctx, String> {
     // SAFETY: the caller's contract.
-    unsafe { ctx.cast::<Ctx>().as_mut() }.ok_or_else(|| "no encryption context".into())
+    unsafe { context::get(ctx) }
 }
 
 unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
-    Box::into_raw(Box::new(Ctx::new())).cast()
-}
-
-unsafe extern "C" fn freectx(ctx: *mut c_void) {
-    if !ctx.is_null() {
-        // SAFETY: OpenSSL frees what `newctx` or `dupctx` made, once.
-        drop(unsafe { Box::from_raw(ctx.cast::<Ctx>()) });
-    }
-}
-
-unsafe extern "C" fn dupctx(ctx: *mut c_void) -> *mut c_void {
-    // SAFETY: OpenSSL passes a context `newctx` made.
-    match unsafe { ctx.cast::<Ctx>().as_ref() } {
-        Some(ctx) => Box::into_raw(Box::new(ctx.clone())).cast(),
-        None => core::ptr::null_mut(),
-    }
+    context::into_raw(Ctx::new())
 }
 
 /// Starts an operation on `provkey` (a private key to decrypt), with

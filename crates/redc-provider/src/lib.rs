@@ -19,6 +19,7 @@
 
 mod batch;
 pub mod cipher;
+mod context;
 mod digests;
 mod ffi;
 mod fiber;

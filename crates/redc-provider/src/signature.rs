@@ -15,7 +15,7 @@ use crate::digests::{hash_named, openssl_name};
 use crate::ffi::slice;
 use crate::ffi::{self, Dispatch, Param};
 use crate::keymgmt::key_of;
-use crate::{batch, entry, guard, guard_heavy, params};
+use crate::{batch, context, entry, guard, guard_heavy, params};
 use core::ffi::{CStr, c_char, c_int, c_void};
 use redc_rsa::HashAlg;
 use scheme::{Ctx, PKCS1, encode, set, verify_digest};
@@ -46,8 +46,8 @@ static GETTABLE: [Param; 6] = [
 /// The signature functions.
 pub(crate) static FUNCTIONS: [Dispatch; 18] = [
     entry!(ffi::SIGNATURE_NEWCTX, newctx),
-    entry!(ffi::SIGNATURE_FREECTX, freectx),
-    entry!(ffi::SIGNATURE_DUPCTX, dupctx),
+    entry!(ffi::SIGNATURE_FREECTX, context::free::<Ctx>),
+    entry!(ffi::SIGNATURE_DUPCTX, context::dup::<Ctx>),
     entry!(ffi::SIGNATURE_SIGN_INIT, sign_init),
     entry!(ffi::SIGNATURE_SIGN, sign),
     entry!(ffi::SIGNATURE_VERIFY_INIT, verify_init),
@@ -69,11 +69,10 @@ pub(crate) static FUNCTIONS: [Dispatch; 18] = [
 ///
 /// # Safety
 ///
-/// `ctx` is null or a pointer [`newctx`] or [`dupctx`] returned and
-/// [`freectx`] did not free, not otherwise referenced during the call.
+/// As [`context::get`].
 unsafe fn ctx_mut<'a>(ctx: *mut c_void) -> Result<&'a mut Ctx, String> {
     // SAFETY: the caller's contract.
-    unsafe { ctx.cast::<Ctx>().as_mut() }.ok_or_else(|| "no signature context".into())
+    unsafe { context::get(ctx) }
 }
 
 unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
@@ -85,7 +84,7 @@ unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mu
         salt: default_salt(),
         hasher: None,
     };
-    Box::into_raw(Box::new(ctx)).cast()
+    context::into_raw(ctx)
 }
 
 /// The PSS salt length a signature context starts with, as the default
@@ -98,21 +97,6 @@ fn default_salt() -> i64 {
         -4
     } else {
         -2
-    }
-}
-
-unsafe extern "C" fn freectx(ctx: *mut c_void) {
-    if !ctx.is_null() {
-        // SAFETY: OpenSSL frees what `newctx` or `dupctx` made, once.
-        drop(unsafe { Box::from_raw(ctx.cast::<Ctx>()) });
-    }
-}
-
-unsafe extern "C" fn dupctx(ctx: *mut c_void) -> *mut c_void {
-    // SAFETY: OpenSSL passes a context `newctx` made.
-    match unsafe { ctx.cast::<Ctx>().as_ref() } {
-        Some(ctx) => Box::into_raw(Box::new(ctx.clone())).cast(),
-        None => core::ptr::null_mut(),
     }
 }
 
