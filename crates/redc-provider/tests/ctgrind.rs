@@ -21,14 +21,13 @@
 
 #![allow(clippy::print_stderr, unsafe_code)]
 
+#[path = "../../redc-rsa/tests/ctgrind_support/mod.rs"]
+mod ctgrind_support;
 mod evp;
 
+use ctgrind_support::{ERROR_EXIT, release_only, report};
 use redc::secret::taint;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// The exit status Valgrind gives a run with errors.
-const ERROR_EXIT: i32 = 99;
 
 /// Every private path, one Valgrind run each.
 const PATHS: [&str; 5] = [
@@ -137,32 +136,9 @@ fn leaky_first_byte(m: &[u8]) -> u64 {
     }
 }
 
-/// This binary's `child` test under Valgrind for `path`: its exit status
-/// and report.
+/// This binary's `child` test under Valgrind for `path`.
 fn valgrind(path: &str) -> (Option<i32>, String) {
-    let exe = std::env::current_exe().expect("test binary");
-    let out = Command::new("valgrind")
-        .args(["--tool=memcheck", "--leak-check=no", "--num-callers=30"])
-        .arg(format!("--error-exitcode={ERROR_EXIT}"))
-        .arg(&exe)
-        .args(["--exact", "child", "--ignored", "--test-threads=1", "--nocapture"])
-        .env("REDC_CTGRIND_PATH", path)
-        .output()
-        .expect("valgrind runs (install it: apt-get install valgrind)");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
-}
-
-/// The error lines of a Valgrind report and the frames under them.
-fn report(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("==")).take(120).collect();
-    lines.join("\n")
-}
-
-/// The check needs optimised code without debug assertions, whose
-/// overflow checks branch on secrets.
-fn release_only() {
-    #[cfg(debug_assertions)]
-    panic!("run with --release: overflow checks and debug assertions branch on secrets");
+    ctgrind_support::valgrind(path, &[])
 }
 
 /// The parent's set-up: a fresh directory with a 2048-bit key.
@@ -171,19 +147,7 @@ fn prepare() {
     let dir = dir();
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let status = Command::new("openssl")
-        .args([
-            "genpkey",
-            "-algorithm",
-            "RSA",
-            "-pkeyopt",
-            "rsa_keygen_bits:2048",
-            "-out",
-        ])
-        .arg(dir.join("key.pem"))
-        .status()
-        .unwrap();
-    assert!(status.success(), "openssl genpkey");
+    evp::generate(&dir, 2048);
 }
 
 /// Both parent tests share one directory: one at a time.
@@ -223,13 +187,12 @@ fn the_check_catches_a_branch_on_a_plaintext() {
 #[test]
 #[ignore = "run by the parent tests under Valgrind"]
 fn child() {
-    let Ok(path) = std::env::var("REDC_CTGRIND_PATH") else {
+    let Some(path) = ctgrind_support::child_path() else {
         return;
     };
-    assert!(taint::running_on_valgrind(), "the child must run under Valgrind");
     let dir = dir();
     evp::load_providers(&dir);
-    let key = evp::load_key(&dir.join("key.pem"));
+    let key = evp::load_key(&dir.join("2048.pem"));
     run_path(&path, key);
     eprintln!("ctgrind child {path}: {} errors", taint::errors());
 }

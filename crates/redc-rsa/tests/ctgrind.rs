@@ -51,8 +51,10 @@
 
 #![allow(clippy::print_stderr)]
 
+mod ctgrind_support;
 mod scheme_support;
 
+use ctgrind_support::{ERROR_EXIT, release_only, report};
 use rand_core::{OsRng, RngCore};
 use redc::SecretNat;
 use redc::secret::taint;
@@ -63,10 +65,6 @@ use redc_rsa::padding::{Oaep, Pkcs1v15Encrypt, Pkcs1v15Sign, Pss};
 use redc_rsa::{HashAlg, Num, RsaPrivateKey, envelope, hazmat, rsa_private_batch};
 use scheme_support::{TempDir, openssl};
 use std::path::Path;
-use std::process::Command;
-
-/// The exit status Valgrind gives a run with errors.
-const ERROR_EXIT: i32 = 99;
 
 /// A checked path: its name and what it runs on the loaded keys.
 type PathFn = fn(&Keys);
@@ -410,20 +408,9 @@ fn keys_dir_of_child() -> std::path::PathBuf {
     std::path::PathBuf::from(std::env::var_os("REDC_CTGRIND_KEYS").expect("keys dir"))
 }
 
-/// The runs of this binary under Valgrind: what was run, and its status
-/// and report.
+/// The runs of this binary under Valgrind with the parent's keys in `keys`.
 fn valgrind(path: &str, keys: &Path) -> (Option<i32>, String) {
-    let exe = std::env::current_exe().expect("test binary");
-    let out = Command::new("valgrind")
-        .args(["--tool=memcheck", "--leak-check=no", "--num-callers=30"])
-        .arg(format!("--error-exitcode={ERROR_EXIT}"))
-        .arg(&exe)
-        .args(["--exact", "child", "--ignored", "--test-threads=1", "--nocapture"])
-        .env("REDC_CTGRIND_PATH", path)
-        .env("REDC_CTGRIND_KEYS", keys)
-        .output()
-        .expect("valgrind runs (install it: apt-get install valgrind)");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    ctgrind_support::valgrind(path, &[("REDC_CTGRIND_KEYS", keys)])
 }
 
 fn keys_dir() -> TempDir {
@@ -495,24 +482,6 @@ fn keys_dir() -> TempDir {
     dir
 }
 
-/// The Valgrind report of a run, for a failure message: its error lines
-/// and the stack frames under them.
-fn report(stderr: &str) -> String {
-    stderr
-        .lines()
-        .filter(|l| l.starts_with("=="))
-        .take(120)
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The tests need optimised code without debug assertions (see the module
-/// documentation).
-fn release_only() {
-    #[cfg(debug_assertions)]
-    panic!("run with --release: overflow checks and debug assertions branch on secrets");
-}
-
 #[test]
 fn private_paths_branch_and_index_on_no_secret() {
     release_only();
@@ -561,10 +530,9 @@ fn the_check_catches_a_leak() {
 #[test]
 #[ignore = "run by the parent tests under Valgrind"]
 fn child() {
-    let Ok(path) = std::env::var("REDC_CTGRIND_PATH") else {
+    let Some(path) = ctgrind_support::child_path() else {
         return;
     };
-    assert!(taint::running_on_valgrind(), "the child must run under Valgrind");
     match path.as_str() {
         "leaky-branch" => drop(leaky_branch(&control_secret())),
         "leaky-index" => drop(leaky_index(&control_secret())),

@@ -81,6 +81,11 @@ pub fn load_providers(dir: &Path) {
 
 /// A key of `bits` bits made by `openssl genpkey` in `dir`, loaded.
 pub fn key(dir: &Path, bits: usize) -> *mut c_void {
+    load_key(&generate(dir, bits))
+}
+
+/// A key of `bits` bits made by `openssl genpkey` in `dir`: its file.
+pub fn generate(dir: &Path, bits: usize) -> std::path::PathBuf {
     let file = dir.join(format!("{bits}.pem"));
     let status = Command::new("openssl")
         .args([
@@ -96,7 +101,7 @@ pub fn key(dir: &Path, bits: usize) -> *mut c_void {
         .status()
         .unwrap();
     assert!(status.success(), "openssl genpkey");
-    load_key(&file)
+    file
 }
 
 /// The private key of the PEM file `file`, loaded by libcrypto.
