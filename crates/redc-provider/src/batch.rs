@@ -285,8 +285,9 @@ const NO_PRIVATE_KEY: &str = "the operation needs a private key";
 
 /// `input^d mod n` for a private `key`, computed in a batch while the
 /// calling async job is paused; the key given back when it cannot be
-/// (outside an async job, a job without a wait context, a wait context
-/// with an operation already in flight). The key is moved into the
+/// (outside an async job, a job without a wait context, a wait descriptor
+/// that cannot be made, a wait context with an operation already in
+/// flight). The key is moved into the
 /// request, so that a job never resumed keeps no reference to it.
 fn private_in_job(key: Arc<Key>, input: &[u8]) -> Result<Answer, Arc<Key>> {
     // SAFETY: no arguments; the thread's async state.
@@ -301,9 +302,9 @@ fn private_in_job(key: Arc<Key>, input: &[u8]) -> Result<Answer, Arc<Key>> {
         return Err(key);
     }
     // SAFETY: as above.
-    let waiter = match unsafe { waiter_of(ctx) } {
-        Ok(w) => w,
-        Err(e) => return Ok(Err(e)),
+    // No descriptor to wait on (the process is out of them, say): at once.
+    let Ok(waiter) = (unsafe { waiter_of(ctx) }) else {
+        return Err(key);
     };
     if waiter.busy.swap(true, Ordering::AcqRel) {
         return Err(key);

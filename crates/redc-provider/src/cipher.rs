@@ -14,8 +14,9 @@ use crate::digests::openssl_name;
 use crate::ffi::{self, Dispatch, Param, slice};
 use crate::keymgmt::key_of;
 use crate::{context, entry, guard, guard_heavy, params};
-use core::ffi::{c_char, c_int, c_void};
+use core::ffi::{c_int, c_void};
 use scheme::{Ctx, decrypt, encrypt, pad_name, set};
+use zeroize::Zeroizing;
 
 /// What `set_ctx_params` takes (`pad-mode` also as an integer).
 static SETTABLE: [Param; 10] = [
@@ -25,9 +26,9 @@ static SETTABLE: [Param; 10] = [
     Param::describe(c"mgf1-digest", ffi::UTF8_STRING),
     Param::describe(c"mgf1-properties", ffi::UTF8_STRING),
     Param::describe(c"oaep-label", ffi::OCTET_STRING),
-    Param::describe(c"tls-client-version", ffi::UNSIGNED_INTEGER),
-    Param::describe(c"tls-negotiated-version", ffi::UNSIGNED_INTEGER),
-    Param::describe(c"implicit-rejection", ffi::UNSIGNED_INTEGER),
+    Param::describe_uint(c"tls-client-version"),
+    Param::describe_uint(c"tls-negotiated-version"),
+    Param::describe_uint(c"implicit-rejection"),
     Param::END,
 ];
 
@@ -37,9 +38,9 @@ static GETTABLE: [Param; 8] = [
     Param::describe(c"digest", ffi::UTF8_STRING),
     Param::describe(c"mgf1-digest", ffi::UTF8_STRING),
     Param::describe(c"oaep-label", ffi::OCTET_PTR),
-    Param::describe(c"tls-client-version", ffi::UNSIGNED_INTEGER),
-    Param::describe(c"tls-negotiated-version", ffi::UNSIGNED_INTEGER),
-    Param::describe(c"implicit-rejection", ffi::UNSIGNED_INTEGER),
+    Param::describe_uint(c"tls-client-version"),
+    Param::describe_uint(c"tls-negotiated-version"),
+    Param::describe_uint(c"implicit-rejection"),
     Param::END,
 ];
 
@@ -69,7 +70,7 @@ unsafe fn ctx_mut<'a>(ctx: *mut c_void) -> Result<&'a mut Ctx, String> {
     unsafe { context::get(ctx) }
 }
 
-unsafe extern "C" fn newctx(_provctx: *mut c_void, _propq: *const c_char) -> *mut c_void {
+unsafe extern "C" fn newctx(_provctx: *mut c_void) -> *mut c_void {
     context::into_raw(Ctx::new())
 }
 
@@ -103,24 +104,6 @@ unsafe extern "C" fn decrypt_init(ctx: *mut c_void, provkey: *mut c_void, list: 
     guard(|| unsafe { init(ctx, provkey, list, true) })
 }
 
-/// Writes `bytes` to OpenSSL's buffer of `size` bytes and its length to
-/// `len`.
-///
-/// # Safety
-///
-/// `out` has `size` writable bytes; `len` is writable.
-unsafe fn write(out: *mut u8, len: *mut usize, size: usize, bytes: &[u8]) -> Result<(), String> {
-    if bytes.len() > size {
-        return Err(format!("the output buffer has {size} bytes, not {}", bytes.len()));
-    }
-    // SAFETY: the caller's contract; `bytes` fits.
-    unsafe {
-        core::ptr::copy_nonoverlapping(bytes.as_ptr(), out, bytes.len());
-        *len = bytes.len();
-    }
-    Ok(())
-}
-
 /// `EVP_PKEY_encrypt`: with a null `out`, only the most it writes (the
 /// key's size).
 unsafe extern "C" fn encrypt_call(
@@ -132,21 +115,13 @@ unsafe extern "C" fn encrypt_call(
     inlen: usize,
 ) -> c_int {
     guard_heavy(|| {
-        // SAFETY: OpenSSL's context.
-        let ctx = unsafe { ctx_mut(ctx)? };
-        let k = ctx.key()?.public.size();
-        if outlen.is_null() {
-            return Err("no output length pointer".into());
+        // SAFETY: OpenSSL's context, input and buffer.
+        unsafe {
+            let ctx = ctx_mut(ctx)?;
+            let k = ctx.key()?.public.size();
+            let input = slice(input, inlen);
+            ffi::answer(out, outlen, outsize, k, || encrypt(ctx, input).map(Zeroizing::new))
         }
-        if out.is_null() {
-            // SAFETY: OpenSSL's writable length.
-            unsafe { *outlen = k };
-            return Ok(());
-        }
-        // SAFETY: OpenSSL's input of `inlen` bytes.
-        let c = encrypt(ctx, unsafe { slice(input, inlen) })?;
-        // SAFETY: OpenSSL's buffer of `outsize` bytes.
-        unsafe { write(out, outlen, outsize, &c) }
     })
 }
 
@@ -163,24 +138,13 @@ unsafe extern "C" fn decrypt_call(
     inlen: usize,
 ) -> c_int {
     guard(|| {
-        // SAFETY: OpenSSL's context.
-        let ctx = unsafe { ctx_mut(ctx)? };
-        let max = ctx.decrypted_max()?;
-        if outlen.is_null() {
-            return Err("no output length pointer".into());
+        // SAFETY: OpenSSL's context, input and buffer.
+        unsafe {
+            let ctx = ctx_mut(ctx)?;
+            let max = ctx.decrypted_max()?;
+            let input = slice(input, inlen);
+            ffi::answer(out, outlen, outsize, max, || decrypt(ctx, input))
         }
-        if out.is_null() {
-            // SAFETY: OpenSSL's writable length.
-            unsafe { *outlen = max };
-            return Ok(());
-        }
-        if outsize < max {
-            return Err(format!("the output buffer has {outsize} bytes, not {max}"));
-        }
-        // SAFETY: OpenSSL's input of `inlen` bytes.
-        let m = decrypt(ctx, unsafe { slice(input, inlen) })?;
-        // SAFETY: OpenSSL's buffer of `outsize` bytes.
-        unsafe { write(out, outlen, outsize, &m) }
     })
 }
 
@@ -199,8 +163,10 @@ unsafe extern "C" fn get_ctx_params(ctx: *mut c_void, list: *mut Param) -> c_int
         if let Some(p) = find(c"pad-mode") {
             let done = match (p.data_type, pad_name(ctx.pad)) {
                 (ffi::UTF8_STRING, Some(name)) => params::set_utf8(p, name),
+                // The TLS padding has no name, as in OpenSSL.
                 (ffi::UTF8_STRING, None) => true,
-                _ => params::set_int(p, ctx.pad),
+                (ffi::INTEGER, _) => params::set_int(p, ctx.pad),
+                _ => false,
             };
             if !done {
                 return Err("cannot answer pad-mode".into());

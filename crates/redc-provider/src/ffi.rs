@@ -55,6 +55,15 @@ impl Param {
         }
     }
 
+    /// A descriptor of an `unsigned int` (so that OpenSSL's text
+    /// conversion of a `-pkeyopt` makes one of that size).
+    pub(crate) const fn describe_uint(key: &'static core::ffi::CStr) -> Self {
+        Param {
+            data_size: size_of::<c_uint>(),
+            ..Param::describe(key, UNSIGNED_INTEGER)
+        }
+    }
+
     /// The end of a list.
     pub(crate) const END: Param = Param {
         key: core::ptr::null(),
@@ -203,4 +212,44 @@ pub(crate) unsafe fn slice<'a>(data: *const u8, len: usize) -> &'a [u8] {
     }
     // SAFETY: the caller's contract.
     unsafe { core::slice::from_raw_parts(data, len) }
+}
+
+/// Answers an operation that writes at most `max` bytes to OpenSSL's
+/// buffer `out` of `size` bytes (a signature, a ciphertext, a
+/// plaintext), as OpenSSL's own providers do: a null `out` asks for
+/// `max` only; a buffer shorter than `max` is refused before `make`
+/// runs, so that no output's length decides between success and
+/// failure; else `make`'s bytes are copied and their length written.
+///
+/// # Safety
+///
+/// `out` is null or has `size` writable bytes; `len` is null or writable.
+pub(crate) unsafe fn answer(
+    out: *mut u8,
+    len: *mut usize,
+    size: usize,
+    max: usize,
+    make: impl FnOnce() -> Result<zeroize::Zeroizing<Vec<u8>>, String>,
+) -> Result<(), String> {
+    if len.is_null() {
+        return Err("no output length pointer".into());
+    }
+    if out.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe { *len = max };
+        return Ok(());
+    }
+    if size < max {
+        return Err(format!("the output buffer has {size} bytes, not {max}"));
+    }
+    let bytes = make()?;
+    if bytes.len() > size {
+        return Err(format!("the output buffer has {size} bytes, not {}", bytes.len()));
+    }
+    // SAFETY: the caller's contract; `bytes` fits.
+    unsafe {
+        core::ptr::copy_nonoverlapping(bytes.as_ptr(), out, bytes.len());
+        *len = bytes.len();
+    }
+    Ok(())
 }

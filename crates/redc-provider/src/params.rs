@@ -123,6 +123,23 @@ pub(crate) unsafe fn get_int(p: &Param) -> Result<i64, String> {
     i64::try_from(value).map_err(|_| format!("parameter {} is out of range", name(p)))
 }
 
+/// An integer parameter, or a string of a decimal integer (the text of a
+/// `-pkeyopt` that OpenSSL passes on as it came).
+///
+/// # Safety
+///
+/// As [`bytes`].
+pub(crate) unsafe fn get_int_or_text(p: &Param) -> Result<i64, String> {
+    // SAFETY: the caller's contract.
+    unsafe { get_int(p) }.or_else(|_| {
+        // SAFETY: as above.
+        let text = unsafe { get_utf8(p) }?;
+        text.trim()
+            .parse()
+            .map_err(|_| format!("parameter {} = {text} is not an integer", name(p)))
+    })
+}
+
 /// A UTF-8 string parameter (its bytes up to `data_size` or a NUL).
 ///
 /// # Safety
@@ -204,12 +221,20 @@ pub(crate) fn set_octets(p: &mut Param, value: &[u8]) -> bool {
 /// outlive the caller's use, as OpenSSL's `OSSL_PARAM_set_octet_ptr`
 /// requires); false when it has another type.
 pub(crate) fn set_octet_ptr(p: &mut Param, value: &[u8]) -> bool {
-    if p.data_type != OCTET_PTR || p.data.is_null() {
+    if p.data_type != OCTET_PTR {
         return false;
     }
-    // SAFETY: for an OCTET_PTR, `data` points at a `const void *`.
-    unsafe { *p.data.cast::<*const c_void>() = value.as_ptr().cast() };
     p.return_size = value.len();
+    if !p.data.is_null() {
+        // An empty value is a null pointer, as OpenSSL's provider answers.
+        let at = if value.is_empty() {
+            core::ptr::null()
+        } else {
+            value.as_ptr().cast()
+        };
+        // SAFETY: for an OCTET_PTR, `data` points at a `const void *`.
+        unsafe { *p.data.cast::<*const c_void>() = at };
+    }
     true
 }
 

@@ -19,6 +19,7 @@ use crate::{batch, context, entry, guard, guard_heavy, params};
 use core::ffi::{CStr, c_char, c_int, c_void};
 use redc_rsa::HashAlg;
 use scheme::{Ctx, PKCS1, encode, set, verify_digest};
+use zeroize::Zeroizing;
 
 /// What `set_ctx_params` takes, every one as a string as OpenSSL's own
 /// RSA signature declares them: the text of `-pkeyopt` and `-sigopt` is
@@ -197,46 +198,12 @@ fn digest_so_far(ctx: &Ctx) -> Result<Vec<u8>, String> {
     Ok(ctx.hasher.clone().ok_or("the digest was not started")?.finish())
 }
 
-/// Writes `sig` to OpenSSL's buffer, or only its length when the buffer
-/// is null.
-///
-/// # Safety
-///
-/// `out` is null or has `size` writable bytes; `len` is writable.
-unsafe fn answer(
-    ctx: &Ctx,
-    out: *mut u8,
-    len: *mut usize,
-    size: usize,
-    make: impl FnOnce() -> Result<Vec<u8>, String>,
-) -> Result<(), String> {
-    let k = ctx.key.as_ref().ok_or("no RSA key")?.public.size();
-    if len.is_null() {
-        return Err("no signature length pointer".into());
-    }
-    if out.is_null() {
-        // SAFETY: the caller's contract.
-        unsafe { *len = k };
-        return Ok(());
-    }
-    if size < k {
-        return Err(format!("the signature buffer has {size} bytes, not {k}"));
-    }
-    let sig = make()?;
-    // SAFETY: the caller's contract; `sig` has `k <= size` bytes.
-    unsafe {
-        core::ptr::copy_nonoverlapping(sig.as_ptr(), out, sig.len());
-        *len = sig.len();
-    }
-    Ok(())
-}
-
 /// The signature of `tbs`: encoded here, its private operation batched
 /// with other jobs' while the calling async job is paused, or at once
 /// outside one ([`batch::private`]; nothing heavy on a job's small stack).
-fn sign_here(ctx: &Ctx, tbs: &[u8]) -> Result<Vec<u8>, String> {
+fn sign_here(ctx: &Ctx, tbs: &[u8]) -> Result<Zeroizing<Vec<u8>>, String> {
     let (key, em) = encode(ctx, tbs)?;
-    batch::private(key, &em).map(|s| s.to_vec())
+    batch::private(key, &em)
 }
 
 unsafe extern "C" fn sign(
@@ -252,7 +219,8 @@ unsafe extern "C" fn sign(
         unsafe {
             let ctx = ctx_mut(ctx)?;
             let tbs = slice(tbs, tbslen);
-            answer(ctx, sig, siglen, sigsize, || sign_here(ctx, tbs))
+            let k = ctx.key.as_ref().ok_or("no RSA key")?.public.size();
+            ffi::answer(sig, siglen, sigsize, k, || sign_here(ctx, tbs))
         }
     })
 }
@@ -269,7 +237,8 @@ unsafe extern "C" fn digest_sign_final(ctx: *mut c_void, sig: *mut u8, siglen: *
         // SAFETY: OpenSSL's context and buffers.
         unsafe {
             let ctx = ctx_mut(ctx)?;
-            answer(ctx, sig, siglen, sigsize, || sign_here(ctx, &digest_so_far(ctx)?))
+            let k = ctx.key.as_ref().ok_or("no RSA key")?.public.size();
+            ffi::answer(sig, siglen, sigsize, k, || sign_here(ctx, &digest_so_far(ctx)?))
         }
     })
 }

@@ -368,8 +368,9 @@ fn the_batch_wait_is_configured_in_openssl_cnf() {
 
 /// Keys OpenSSL's default provider takes (1024 and 512 bits) are taken as
 /// well, the program's policy deciding, unless `security-level` in the
-/// provider's section asks for redc's; a level that does not exist keeps
-/// the provider from loading.
+/// provider's section asks for redc's (then smaller keys are neither used
+/// nor made); a level that does not exist keeps the provider from
+/// loading.
 #[test]
 fn small_keys_work_unless_a_security_level_is_set() {
     let dir = scratch();
@@ -395,6 +396,12 @@ fn small_keys_work_unless_a_security_level_is_set() {
             "{err}"
         );
     }
+    // Nor does it make keys the level refuses.
+    let err = run(dir, &["genpkey", "-algorithm", "RSA", "-out", "small.pem"])
+        .args(["-pkeyopt", "rsa_keygen_bits:1024"])
+        .env("OPENSSL_CONF", config("strict.cnf", "security-level = 2"))
+        .fails();
+    assert!(err.contains("1024 bits is below security level 2's 2048"), "{err}");
     let out = run(dir, &["list", "-providers"])
         .env("OPENSSL_CONF", config("bad-level.cnf", "security-level = 9"))
         .output()

@@ -177,7 +177,7 @@ fn pad_mode(p: &Param) -> Result<i64, String> {
 /// A TLS protocol version, as libssl passes it (0 for none).
 fn version(p: &Param) -> Result<i64, String> {
     // SAFETY: OpenSSL's parameter.
-    let v = unsafe { params::get_int(p) }?;
+    let v = unsafe { params::get_int_or_text(p) }?;
     if !(0..=0xffff).contains(&v) {
         return Err(format!("TLS version {v} is not valid"));
     }
@@ -204,7 +204,7 @@ pub(super) unsafe fn set(ctx: &mut Ctx, list: *const Param) -> Result<(), String
             b"tls-client-version" => ctx.client_version = version(p)?,
             b"tls-negotiated-version" => ctx.alt_version = version(p)?,
             // SAFETY: as above.
-            b"implicit-rejection" if unsafe { params::get_int(p) }? == 0 => {
+            b"implicit-rejection" if unsafe { params::get_int_or_text(p) }? == 0 => {
                 return Err("redc decrypts PKCS#1 v1.5 with implicit rejection only".into());
             }
             // The fetch properties (this provider has one implementation
@@ -262,10 +262,12 @@ mod tests {
         assert_eq!(apply(vec![param(c"pad-mode", INTEGER, &seven)]).unwrap().pad, TLS);
         // PSS signs; explicit rejection is the padding oracle redc refuses.
         assert!(apply(vec![param(c"pad-mode", INTEGER, &six)]).is_err());
+        let refused = Some("redc decrypts PKCS#1 v1.5 with implicit rejection only");
         let err = apply(vec![param(c"implicit-rejection", crate::ffi::UNSIGNED_INTEGER, &zero)]).err();
-        assert_eq!(
-            err.as_deref(),
-            Some("redc decrypts PKCS#1 v1.5 with implicit rejection only")
-        );
+        assert_eq!(err.as_deref(), refused);
+        // As `-pkeyopt rsa_pkcs1_implicit_rejection:0` reaches it.
+        let err = apply(vec![param(c"implicit-rejection", UTF8_STRING, b"0")]).err();
+        assert_eq!(err.as_deref(), refused);
+        assert!(apply(vec![param(c"implicit-rejection", UTF8_STRING, b"1")]).is_ok());
     }
 }

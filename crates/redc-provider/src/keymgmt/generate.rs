@@ -82,6 +82,15 @@ pub(super) unsafe extern "C" fn generate(genctx: *mut c_void, _cb: Progress, _cb
     let ok = guard_heavy(|| {
         // SAFETY: OpenSSL passes what `gen_init` made.
         let job = unsafe { genctx.cast::<Job>().as_ref() }.ok_or("no key generation")?;
+        // A key the configured security level would refuse is not made.
+        let level = super::security_level();
+        if job.bits < level.private_min_bits() {
+            return Err(format!(
+                "RSA key generation: {} bits is below {level}'s {} for private keys",
+                job.bits,
+                level.private_min_bits()
+            ));
+        }
         let key =
             generate_multi(job.bits, job.primes, &job.e, &|_| {}).map_err(|e| format!("RSA key generation: {e}"))?;
         let key = key.with_security_level(super::security_level());
