@@ -282,7 +282,13 @@ pub fn encrypt(ctx: *mut c_void, msg: &[u8]) -> Vec<u8> {
 
 /// `EVP_PKEY_decrypt` of `ct`; `None` when it fails.
 pub fn decrypt(ctx: *mut c_void, ct: &[u8]) -> Option<Vec<u8>> {
-    let mut out = vec![0u8; 1024];
+    decrypt_sized(ctx, ct, 1024)
+}
+
+/// `EVP_PKEY_decrypt` of `ct` into a buffer of `size` bytes; `None` when
+/// it fails.
+pub fn decrypt_sized(ctx: *mut c_void, ct: &[u8], size: usize) -> Option<Vec<u8>> {
+    let mut out = vec![0u8; size];
     let mut len = out.len();
     // SAFETY: a decryption context; the buffer has `len` bytes.
     let ok = unsafe { EVP_PKEY_decrypt(ctx, out.as_mut_ptr(), &mut len, ct.as_ptr(), ct.len()) };
@@ -290,6 +296,14 @@ pub fn decrypt(ctx: *mut c_void, ct: &[u8]) -> Option<Vec<u8>> {
         out.truncate(len);
         out
     })
+}
+
+/// What `EVP_PKEY_decrypt` says it writes at most, asked with no buffer.
+pub fn decrypt_size(ctx: *mut c_void, ct: &[u8]) -> Option<usize> {
+    let mut len = 0;
+    // SAFETY: a decryption context; a null buffer asks for the size.
+    let ok = unsafe { EVP_PKEY_decrypt(ctx, core::ptr::null_mut(), &mut len, ct.as_ptr(), ct.len()) };
+    (ok == 1).then_some(len)
 }
 
 /// Frees a context made by [`context`] or [`cipher_context`].
