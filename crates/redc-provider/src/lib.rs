@@ -280,9 +280,9 @@ unsafe fn setting(get: CoreGetParams, handle: *const c_void, name: &'static CStr
 }
 
 /// The provider's entry point, which OpenSSL looks up by name when it
-/// loads the library: reads the configuration ([`configure`]) and hands
-/// back the provider's functions and a context (unused: every key and
-/// operation carries its own state).
+/// loads the library: reads the configuration (`batch-wait-us`,
+/// `security-level`) and hands back the provider's functions and a
+/// context (unused: every key and operation carries its own state).
 ///
 /// # Safety
 ///
