@@ -48,7 +48,14 @@ fn jobs_pause_their_private_operations_are_batched_and_answered_right() {
     while open() > before && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert_eq!(open(), before, "the abandoned jobs' descriptors are closed");
+    // At most as many as before: descriptors of the jobs above may close
+    // meanwhile (the batcher drops its share of a wait descriptor after
+    // answering), so fewer is no leak.
+    assert!(
+        open() <= before,
+        "the abandoned jobs' descriptors are closed: {} > {before}",
+        open()
+    );
     let digests: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i + 50; 32]).collect();
     let redc: Vec<_> = (0..4).map(|_| evp::context(key, "provider=redc", true)).collect();
     let default: Vec<_> = (0..4).map(|_| evp::context(key, "provider=default", true)).collect();
