@@ -6,15 +6,9 @@
 //! signatures byte for byte.
 
 mod evp;
-
-use std::path::Path;
-
 #[test]
 fn jobs_pause_their_private_operations_are_batched_and_answered_right() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("redc-provider-async");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    evp::load_providers(&dir);
+    let dir = evp::with_providers();
     let key = evp::key(&dir, 2048);
     for jobs in [1, 3, 16] {
         let digests: Vec<Vec<u8>> = (0..jobs).map(|i| vec![i as u8 + 1; 32]).collect();

@@ -29,10 +29,7 @@ fn decrypt(key: *mut c_void, params: &[(&CStr, Value<'_>)], ct: &[u8]) -> Option
 
 #[test]
 fn the_premaster_secret_or_random_bytes() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("redc-provider-tls-premaster");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    evp::load_providers(&dir);
+    let dir = evp::with_providers();
     let key = evp::key(&dir, 2048);
     let encrypt = |pms: &[u8]| {
         let ctx = evp::cipher_context(key, "provider=default", false, 1);

@@ -171,9 +171,6 @@ fn dispatch(schema: &str) -> Option<GroupRunner> {
 
 #[test]
 fn wycheproof_rsa_vectors_through_the_provider() {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("redc-provider-wycheproof");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    evp::load_providers(&dir);
+    evp::with_providers();
     run_all("rsa_", &SCHEMAS, dispatch);
 }

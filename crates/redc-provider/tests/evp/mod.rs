@@ -53,6 +53,16 @@ const ASYNC_ERR: c_int = 0;
 const ASYNC_PAUSE: c_int = 2;
 const ASYNC_FINISH: c_int = 3;
 
+/// A fresh scratch directory for this test binary, with the providers
+/// loaded from it ([`load_providers`]).
+pub fn with_providers() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("redc-provider-{}", env!("CARGO_CRATE_NAME")));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    load_providers(&dir);
+    dir
+}
+
 /// Loads the provider from `dir` (as `redc.so`, the test binary's
 /// `libredc_provider.so` linked there) and the default provider.
 pub fn load_providers(dir: &Path) {
